@@ -1,0 +1,131 @@
+import { defaultLexicon, type Lexicon } from "./lexicon.js";
+import { clip, describe, pyRound } from "./numeric.js";
+
+/** An analysed episode (SPEC §3): event, emotion, intensity E, valence, hashtags, title. */
+export interface Analysis {
+  text: string;
+  event: string;
+  emotion: string;
+  /** E, emotional intensity in [0, 1], rounded to 3 decimals. */
+  intensity: number;
+  valence: number;
+  hashtags: string[];
+  title: string;
+  /** E ≥ the significance threshold (0.6). */
+  significant: boolean;
+}
+
+/** Anything that turns text into an Analysis (lexicon offline, or an LLM with lexicon fallback). */
+export interface EmotionAnalyzer {
+  analyze(text: string): Promise<Analysis>;
+}
+
+/** E at or above which an episode is "emotionally significant" (SPEC §3). */
+export const SIGNIFICANCE_THRESHOLD = 0.6;
+
+const WORD_RE = /[a-zA-Z']+/g;
+const ALL_CAPS_RE = /\b[A-Z]{3,}\b/;
+const SENTENCE_SPLIT_RE = /(?<=[.!?])\s+/;
+
+/** Python's str.capitalize for ASCII-ish tokens: first character upper, the rest lower. */
+function capitalize(w: string): string {
+  return w.length === 0 ? w : w[0]!.toUpperCase() + w.slice(1).toLowerCase();
+}
+
+/**
+ * The offline Event-Emotion Analyzer (paper §3.2, SPEC §3): keyword hits pick the emotion,
+ * emphasis cues (!, boosters, ALL-CAPS) raise E, content words form the event and hashtags.
+ */
+export class LexiconAnalyzer implements EmotionAnalyzer {
+  readonly lexicon: Lexicon;
+  private readonly stop: Set<string>;
+  private readonly boosters: Set<string>;
+  private readonly keywords: Set<string>;
+  private readonly neutral: { intensity: number; valence: number };
+
+  constructor(lexicon: Lexicon = defaultLexicon()) {
+    this.lexicon = lexicon;
+    this.stop = new Set(lexicon.stopwords);
+    this.boosters = new Set(lexicon.boosters);
+    this.keywords = new Set(lexicon.emotions.flatMap((e) => e.keywords));
+    const n = lexicon.emotions.find((e) => e.emotion === "neutral")!;
+    this.neutral = { intensity: n.intensity, valence: n.valence };
+  }
+
+  /** The significance threshold of this lexicon. */
+  get threshold(): number {
+    return this.lexicon.significance_threshold;
+  }
+
+  /** Analyse one text synchronously. */
+  analyzeSync(input: string): Analysis {
+    if (typeof input !== "string") throw new TypeError(`analyzer: text must be a string, got ${describe(input)}`);
+    const text = input.trim();
+    const tokens = text.toLowerCase().match(WORD_RE) ?? [];
+
+    let emotion = "neutral";
+    let base = this.neutral.intensity;
+    let valence = this.neutral.valence;
+    let best = 0;
+    for (const e of this.lexicon.emotions) {
+      let hits = 0;
+      for (const kw of e.keywords) {
+        if (tokens.some((t) => t === kw || (kw.length >= 4 && t.startsWith(kw)))) hits++;
+      }
+      if (hits > best) {
+        best = hits;
+        emotion = e.emotion;
+        base = e.intensity;
+        valence = e.valence;
+      }
+    }
+
+    const em = this.lexicon.emphasis;
+    let E = base;
+    const bangs = text.split("!").length - 1;
+    E += em.per_exclamation_mark * bangs;
+    if (tokens.some((t) => this.boosters.has(t))) E += em.booster_token;
+    if (ALL_CAPS_RE.test(text)) E += em.all_caps_word;
+    E = pyRound(clip(E, 0, 1), 3);
+
+    const content = unique(tokens.filter((t) => !this.stop.has(t) && t.length > 2));
+    const event = content.length > 0 ? content.slice(0, 8).join(" ") : text.slice(0, 60);
+
+    const hashtags = unique(tokens.filter((t) => !this.stop.has(t) && t.length > 3 && !this.keywords.has(t)))
+      .slice(0, 3)
+      .map((t) => "#" + capitalize(t));
+    if (emotion !== "neutral") hashtags.push("#" + capitalize(emotion));
+
+    const words = event.split(/\s+/).filter((w) => w.length > 0);
+    const title = words.length > 0 ? words.slice(0, 4).map(capitalize).join(" ") : "Untitled";
+
+    return { text, event, emotion, intensity: E, valence, hashtags, title, significant: E >= this.threshold };
+  }
+
+  /** Analyse one text (async form of analyzeSync, for the EmotionAnalyzer interface). */
+  async analyze(text: string): Promise<Analysis> {
+    return this.analyzeSync(text);
+  }
+
+  /**
+   * Split a multi-sentence text into episodes (SPEC §3): sentences end at . ! or ? followed by
+   * whitespace; consecutive sentences with the same emotion are merged and re-analysed.
+   */
+  segment(input: string): Analysis[] {
+    if (typeof input !== "string") throw new TypeError(`analyzer: text must be a string, got ${describe(input)}`);
+    const episodes: Analysis[] = [];
+    for (const raw of input.trim().split(SENTENCE_SPLIT_RE)) {
+      const sentence = raw.trim();
+      if (sentence === "") continue;
+      const a = this.analyzeSync(sentence);
+      const prev = episodes[episodes.length - 1];
+      if (prev && prev.emotion === a.emotion) episodes[episodes.length - 1] = this.analyzeSync(prev.text + " " + sentence);
+      else episodes.push(a);
+    }
+    return episodes;
+  }
+}
+
+function unique(xs: string[]): string[] {
+  return [...new Set(xs)];
+}

@@ -1,0 +1,32 @@
+import { blasDot, blasNorm } from "./blas-dot.js";
+
+/**
+ * The embedder contract (SPEC §4): text in, a dense float64 vector out.
+ * Async so that neural models (transformers.js) fit; batch so they run efficiently.
+ */
+export interface Embedder {
+  /** Short family name used on the command line and in result keys, e.g. "hashing", "minilm". */
+  readonly name: string;
+  /** Unique identity of the exact vector space (model id, revision, dtype, dim) for caches. */
+  readonly id: string;
+  /** Output dimension. */
+  readonly dim: number;
+  /** Embed one text. */
+  embed(text: string): Promise<Float64Array>;
+  /** Embed many texts; result i belongs to texts[i]. */
+  embedBatch(texts: readonly string[]): Promise<Float64Array[]>;
+  /** Release resources (model sessions); optional. */
+  dispose?(): Promise<void>;
+}
+
+/**
+ * Cosine similarity (SPEC §4): 0 when either norm is 0, else dot / (‖a‖·‖b‖), with numpy/OpenBLAS
+ * float semantics (see blas-dot.ts) so rankings reproduce the reference bit for bit.
+ */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new RangeError(`cosine: dimension mismatch (${a.length} vs ${b.length})`);
+  const na = blasNorm(a);
+  const nb = blasNorm(b);
+  if (na === 0 || nb === 0) return 0;
+  return blasDot(a, b) / (na * nb);
+}

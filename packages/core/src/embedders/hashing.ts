@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import type { Embedder } from "./embedder.js";
+
+const TOKEN_RE = /[a-z0-9']+/g;
+
+/** Tokens the hashing embedder counts: `[a-z0-9']+` over the lowercased text, repeats kept (SPEC §4). */
+export function hashingTokens(text: string): string[] {
+  return text.toLowerCase().match(TOKEN_RE) ?? [];
+}
+
+/**
+ * Bucket and sign of one token: h = MD5(token) as an unsigned 128-bit big-endian integer,
+ * index = h mod dim, sign = +1 iff ⌊h / 256⌋ is even (SPEC §4).
+ */
+export function hashToken(token: string, dim: number): { index: number; sign: 1 | -1 } {
+  const digest = createHash("md5").update(token, "utf8").digest();
+  const sign: 1 | -1 = (digest[14]! & 1) === 0 ? 1 : -1;
+  let index: number;
+  if (dim === 256) index = digest[15]!;
+  else index = Number(BigInt("0x" + digest.toString("hex")) % BigInt(dim));
+  return { index, sign };
+}
+
+/**
+ * The offline, deterministic hashing embedder (SPEC §4): signed token counts in `dim`
+ * buckets, L2-normalised. Exact float64, so every published hashing number is reproducible.
+ */
+export class HashingEmbedder implements Embedder {
+  readonly name = "hashing";
+  readonly id: string;
+  readonly dim: number;
+  private readonly buckets = new Map<string, number>(); // token -> signed (index + 1)
+
+  constructor(dim = 256) {
+    if (!Number.isInteger(dim) || dim < 1) throw new RangeError(`HashingEmbedder: dim must be a positive integer, got ${dim}`);
+    this.dim = dim;
+    this.id = `hashing-md5-${dim}`;
+  }
+
+  /** Synchronous embedding; the hashing embedder needs no I/O. */
+  embedSync(text: string): Float64Array {
+    if (typeof text !== "string") throw new TypeError(`HashingEmbedder: text must be a string, got ${typeof text}`);
+    const v = new Float64Array(this.dim);
+    for (const tok of hashingTokens(text)) {
+      let b = this.buckets.get(tok);
+      if (b === undefined) {
+        const { index, sign } = hashToken(tok, this.dim);
+        b = sign * (index + 1);
+        this.buckets.set(tok, b);
+      }
+      if (b > 0) v[b - 1]! += 1;
+      else v[-b - 1]! -= 1;
+    }
+    let ss = 0;
+    for (let i = 0; i < v.length; i++) ss += v[i]! * v[i]!;
+    if (ss > 0) {
+      const norm = Math.sqrt(ss);
+      for (let i = 0; i < v.length; i++) v[i] = v[i]! / norm;
+    }
+    return v;
+  }
+
+  async embed(text: string): Promise<Float64Array> {
+    return this.embedSync(text);
+  }
+
+  async embedBatch(texts: readonly string[]): Promise<Float64Array[]> {
+    return texts.map((t) => this.embedSync(t));
+  }
+}
