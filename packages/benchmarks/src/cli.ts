@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { createEmbedder, embedderNames, type Embedder } from "@persode/core";
+import { loadEpiRec, loadLocomo, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
+import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
+import { parseRankingsJsonl } from "./epirec/rankings.js";
+import type { ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
+import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, readPrevious, writeAtomic } from "./results.js";
+
+const USAGE = `Usage: pnpm bench <target> [options]
+
+Targets:
+  all                 every experiment, Exp. 1–6 (then the report is rendered)
+${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
+  epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
+  corpus              every strategy on your own journal corpus (two CSV files)
+
+Options:
+  --embedder NAME     ${embedderNames().join(" | ")} (default hashing)
+  --out DIR           results folder (default results/)
+  --seed N            bootstrap seed (default ${DEFAULT_SEED})
+  --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES})
+  -h, --help          this text
+
+epirec-eval:  --rankings FILE --output FILE [--data FILE]
+corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
+
+/** A user error: printed without a stack trace, exit code 2. */
+export class UsageError extends Error {}
+
+function positiveInt(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a non-negative integer, got "${value}"`);
+  const n = Number(value);
+  if (name === "samples" && n < 1) throw new UsageError("--samples must be at least 1");
+  return n;
+}
+
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= f());
+}
+
+/** Run the CLI with argv (without node and script); returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        embedder: { type: "string" },
+        out: { type: "string" },
+        seed: { type: "string" },
+        samples: { type: "string" },
+        rankings: { type: "string" },
+        output: { type: "string" },
+        data: { type: "string" },
+        episodes: { type: "string" },
+        probes: { type: "string" },
+        now: { type: "string" },
+        name: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  try {
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
+    const target = positionals[0]!;
+    if (target === "epirec-eval") return await epirecEval(values);
+    if (target === "corpus") {
+      const { runCorpusCommand } = await import("./corpus-command.js");
+      return await runCorpusCommand(values);
+    }
+    const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)].filter((e) => e !== undefined);
+    if (selected.length === 0) throw new UsageError(`unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, corpus`);
+    const embedderName = values.embedder ?? "hashing";
+    if (!embedderNames().includes(embedderName)) throw new UsageError(`unknown embedder "${embedderName}"; known: ${embedderNames().join(", ")}`);
+    const out = resolve(values.out ?? "results");
+    const env = process.env;
+    const offline = env.PERSODE_OFFLINE === "1" || env.PERSODE_OFFLINE === "true";
+    let built: Embedder | undefined;
+    const ctx: ExperimentContext = {
+      out,
+      embedderName,
+      embedder: once(async () => (built = await createEmbedder(embedderName, { modelDir: env.PERSODE_MODEL_DIR, offline }))),
+      seed: positiveInt(values.seed, "seed", DEFAULT_SEED),
+      samples: positiveInt(values.samples, "samples", DEFAULT_SAMPLES),
+      locomo: once((): Promise<LocomoDataset> => loadLocomo()),
+      epirec: once((): Promise<EpisodicCorpus> => loadEpiRec()),
+      target: [target, ...(embedderName !== "hashing" ? ["--embedder", embedderName] : [])].join(" "),
+    };
+    const reports: { title: string; id: string; report: ExperimentReport; seconds: number }[] = [];
+    const timings: Record<string, unknown> = {};
+    for (const exp of selected) {
+      const t0 = performance.now();
+      const report = await exp.run(ctx);
+      const seconds = (performance.now() - t0) / 1000;
+      reports.push({ title: exp.title, id: exp.id, report, seconds });
+      timings[`${exp.id}/${embedderName}`] = { seconds: Number(seconds.toFixed(3)), ...(report.counters ?? {}) };
+    }
+    await built?.dispose?.();
+    const previous = (await readPrevious(join(out, "timings.json"))) ?? {};
+    await writeAtomic(join(out, "timings.json"), formatJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
+    printSummary(reports, out);
+    return 0;
+  } catch (e) {
+    const err = e as Error;
+    process.stderr.write(`error: ${err.message}\n`);
+    if (e instanceof UsageError) process.stderr.write(`\nRun "pnpm bench --help" for usage.\n`);
+    else if (process.env.PERSODE_DEBUG) process.stderr.write(`${err.stack}\n`);
+    return e instanceof UsageError ? 2 : 1;
+  }
+}
+
+function printSummary(reports: { title: string; id: string; report: ExperimentReport; seconds: number }[], out: string): void {
+  const lines: string[] = [];
+  for (const { title, report, seconds } of reports) {
+    lines.push(`${title}  (${seconds.toFixed(2)} s)`);
+    const w = Math.max(...report.summary.map(([k]) => k.length));
+    for (const [k, v] of report.summary) lines.push(`  ${k.padEnd(w)}  ${v}`);
+  }
+  lines.push(`results written to ${out}`);
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+async function epirecEval(values: Record<string, string | boolean | undefined>): Promise<number> {
+  const rankingsPath = values.rankings as string | undefined;
+  const outputPath = values.output as string | undefined;
+  if (!rankingsPath || !outputPath) throw new UsageError("epirec-eval needs --rankings FILE and --output FILE");
+  const corpus = await loadEpiRec(values.data ? { path: values.data as string } : {});
+  let text: string;
+  try {
+    text = await readFile(rankingsPath, "utf8");
+  } catch (e) {
+    throw new Error(`cannot read rankings file ${rankingsPath}: ${(e as Error).message}`);
+  }
+  const rankings = parseRankingsJsonl(text, corpus, rankingsPath);
+  const report = evaluateRankings(corpus, rankings, { benchmark: corpus.name, dataSha256: corpus.sha256 });
+  await writeAtomic(resolve(outputPath), formatOfficialReport(report));
+  const o = report.overall;
+  process.stdout.write(`${rankings.size} probes evaluated: recall@1 ${o["recall@1"]}, recall@3 ${o["recall@3"]}, MRR ${o.mrr}\nreport written to ${outputPath}\n`);
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,42 @@
+import { join } from "node:path";
+import { LOCOMO } from "@persode/datasets";
+import { formatJson, mergeRuns, meta, readPrevious, writeAtomic } from "../results.js";
+import type { Experiment } from "./experiment.js";
+import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
+
+export const exp5: Experiment = {
+  id: "exp5",
+  aliases: ["locomo"],
+  title: "Exp. 5 — LoCoMo evidence retrieval",
+  async run(ctx) {
+    const data = await ctx.locomo();
+    const embedder = await ctx.embedder();
+    const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples });
+    const file = "exp5_locomo.json";
+    const path = join(ctx.out, file);
+    const previous = await readPrevious(path);
+    const runs = mergeRuns(previous?.benchmark && (previous.benchmark as { data_sha256?: string }).data_sha256 === data.sha256 ? previous : undefined, ctx.embedderName, r.run);
+    const files = [file];
+    for (const { strategy, lines } of r.rankings) {
+      const f = join("exp5_locomo_rankings", `${ctx.embedderName}_${strategy.slug}.jsonl`);
+      await writeAtomic(join(ctx.out, f), lines.join("\n") + "\n");
+      files.push(f);
+    }
+    await writeAtomic(
+      path,
+      formatJson({
+        benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
+        protocol: EXP5_PROTOCOL,
+        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+        runs,
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target),
+      }),
+    );
+    const strategies = r.run.strategies as Record<string, Record<string, number>>;
+    return {
+      files,
+      summary: Object.entries(strategies).map(([k, v]) => [`${k} [${ctx.embedderName}]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
+      counters: { questions: r.questions, rankings: r.questions * r.rankings.length, ranked_memories: r.rankedMemories },
+    };
+  },
+};

@@ -1,0 +1,47 @@
+import { join } from "node:path";
+import { EPIREC, corpusCounts } from "@persode/datasets";
+import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
+import { formatJson, mergeRuns, meta, readPrevious, writeAtomic } from "../results.js";
+import type { Experiment } from "./experiment.js";
+
+export const exp6: Experiment = {
+  id: "exp6",
+  aliases: ["epirec"],
+  title: "Exp. 6 — EpiRec v1.0 episodic recall",
+  async run(ctx) {
+    const corpus = await ctx.epirec();
+    const r = await runEpisodic(corpus, await ctx.embedder(), { seed: ctx.seed, samples: ctx.samples }, "exp6");
+    const file = "exp6_epirec.json";
+    const path = join(ctx.out, file);
+    const previous = await readPrevious(path);
+    const sameData = (previous?.benchmark as { data_sha256?: string } | undefined)?.data_sha256 === corpus.sha256;
+    const runs = mergeRuns(sameData ? previous : undefined, ctx.embedderName, r.run);
+    const files = [file];
+    for (const o of r.outputs) {
+      const base = join("exp6_epirec_rankings", `${ctx.embedderName}_${o.strategy.slug}`);
+      await writeAtomic(join(ctx.out, `${base}.jsonl`), o.jsonl);
+      await writeAtomic(join(ctx.out, `${base}.official.json`), o.official);
+      files.push(`${base}.jsonl`, `${base}.official.json`);
+    }
+    const counts = corpusCounts(corpus);
+    await writeAtomic(
+      path,
+      formatJson({
+        benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
+        protocol: {
+          note: "pre-registered (EpiRec GENERATION_SPEC.md): the corpus was frozen before any strategy ran; authored labels never enter retrieval — E comes from the system's own analyzer",
+          ...EPISODIC_PROTOCOL,
+        },
+        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
+        runs,
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target),
+      }),
+    );
+    const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
+    return {
+      files,
+      summary: Object.entries(strategies).map(([k, v]) => [`${k} [${ctx.embedderName}]`, `recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`]),
+      counters: { probes: r.probes, rankings: r.probes * r.outputs.length, ranked_memories: r.rankedMemories },
+    };
+  },
+};

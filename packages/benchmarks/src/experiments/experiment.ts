@@ -1,0 +1,38 @@
+import type { Embedder } from "@persode/core";
+import type { EpisodicCorpus, LocomoDataset } from "@persode/datasets";
+
+/** What every experiment gets from the runner: where to write, which embedder, seeds, data. */
+export interface ExperimentContext {
+  /** Output folder. */
+  out: string;
+  /** The embedder's registry name ("hashing", "minilm", …). */
+  embedderName: string;
+  /** The embedder, built lazily on first use and shared by all experiments of a run. */
+  embedder(): Promise<Embedder>;
+  /** Seed and resample count of the harness's bootstrap CIs. */
+  seed: number;
+  samples: number;
+  /** The pinned datasets, loaded lazily and once. */
+  locomo(): Promise<LocomoDataset>;
+  epirec(): Promise<EpisodicCorpus>;
+  /** The target as typed, recorded in `meta.generated_by`. */
+  target: string;
+}
+
+/** What an experiment reports back for the summary table and timings. */
+export interface ExperimentReport {
+  /** Files written, relative to `out`. */
+  files: string[];
+  /** Human-readable headline rows: [label, value]. */
+  summary: [string, string][];
+  /** Work counters for throughput (e.g. questions, ranked memories). */
+  counters?: Record<string, number>;
+}
+
+/** One experiment of the evaluation; adding an experiment is one module and one registry line. */
+export interface Experiment {
+  id: string;
+  aliases: readonly string[];
+  title: string;
+  run(ctx: ExperimentContext): Promise<ExperimentReport>;
+}

@@ -1,0 +1,71 @@
+import { join } from "node:path";
+import { formatJson, meta, writeAtomic } from "../results.js";
+import { loadScenario } from "../scenario.js";
+import { runExp1 } from "./exp1-forgetting.js";
+import { runExp2 } from "./exp2-scoring.js";
+import { runExp3 } from "./exp3-retrieval.js";
+import type { Experiment, ExperimentContext } from "./experiment.js";
+
+/** Exp. 3 and 4 results depend on the embedder: hashing keeps the reference's file name, others get a suffix. */
+export function embedderFile(base: string, ctx: ExperimentContext, ext = ".json"): string {
+  return ctx.embedderName === "hashing" ? `${base}${ext}` : `${base}_${ctx.embedderName}${ext}`;
+}
+
+export const exp1: Experiment = {
+  id: "exp1",
+  aliases: ["forgetting"],
+  title: "Exp. 1 — forgetting curve and consolidation",
+  async run(ctx) {
+    const r = runExp1(loadScenario());
+    const file = "exp1_forgetting_curve.json";
+    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [], ctx.target) }));
+    const s = r.strength_at_30_days as Record<string, number>;
+    return {
+      files: [file],
+      summary: [
+        ["d(6 d)", String(r.retention_at_6_days)],
+        ["half-life (d)", String(r.half_life_days)],
+        ["S(30 d) high / neutral", `${s["high_emotion_E0.95"]} / ${s["neutral_E0.15"]} (×${s.ratio})`],
+      ],
+    };
+  },
+};
+
+export const exp2: Experiment = {
+  id: "exp2",
+  aliases: ["scoring"],
+  title: "Exp. 2 — Eq. 1 weight ablation",
+  async run(ctx) {
+    const r = runExp2(loadScenario());
+    const file = "exp2_memory_scoring.json";
+    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [], ctx.target) }));
+    const f = r.focus as { event: string; rank_by_weighting: Record<string, number>; ratio_emotion_heavy_vs_balanced: number };
+    return {
+      files: [file],
+      summary: [[`"${f.event}" rank by weighting`, Object.entries(f.rank_by_weighting).map(([k, v]) => `${k}: ${v}`).join(", ") + ` (S ×${f.ratio_emotion_heavy_vs_balanced} emotion-heavy vs balanced)`]],
+    };
+  },
+};
+
+export const exp3: Experiment = {
+  id: "exp3",
+  aliases: ["retrieval"],
+  title: "Exp. 3 — salience-aware retrieval on the scenario",
+  async run(ctx) {
+    const r = await runExp3(loadScenario(), await ctx.embedder());
+    const file = embedderFile("exp3_retrieval", ctx);
+    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [ctx.embedderName], ctx.target) }));
+    const c = r.conditions as Record<string, Record<string, Record<string, unknown>>>;
+    const summary: [string, string][] = Object.keys(c.vague!).map((k) => {
+      const v = c.vague![k]!;
+      const p = c.plain![k]!;
+      const lt = (v.recall_by_category as Record<string, number>).emotional_long;
+      return [k, `recall@3 vague ${fmt(v.target_recall)} · long-term emotional ${fmt(lt)} · plain ${fmt(p.target_recall)}`];
+    });
+    return { files: [file], summary };
+  },
+};
+
+function fmt(x: unknown): string {
+  return typeof x === "number" ? x.toFixed(2) : String(x);
+}

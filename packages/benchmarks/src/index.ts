@@ -1,0 +1,30 @@
+/** @persode/benchmarks — the paper's six experiments behind `pnpm bench`, plus the EpiRec evaluator. */
+export { main as runCli } from "./cli.js";
+export { EXPERIMENTS, findExperiment } from "./experiments/index.js";
+export type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
+export { runExp1, linspace } from "./experiments/exp1-forgetting.js";
+export { runExp2 } from "./experiments/exp2-scoring.js";
+export { runExp3, EXP3_PROTOCOL } from "./experiments/exp3-retrieval.js";
+export { runExp4 } from "./experiments/exp4-journals.js";
+export { runExp5, selectQuestions, turnText, LOCOMO_CATEGORIES, EXP5_PROTOCOL, type LocomoQuestion, type Exp5Run } from "./experiments/exp5-locomo.js";
+export { runEpisodic, EPISODIC_PROTOCOL, FACTUAL, type EpisodicRun } from "./episodic.js";
+export { runCorpusCommand, corpusSlug } from "./corpus-command.js";
+export { loadScenario, scenarioStore, scenarioMemoryInit, type Scenario, type ScenarioMemory, type ScenarioProbe } from "./scenario.js";
+export { mean, pstdev, rankOf, reciprocalRank, recallAtK, hitAtK } from "./metrics.js";
+export { embedDistinct } from "./embed.js";
+export { rankingLine, writeAtomic, formatJson, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
+export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";
+export { exactMean, ratioToDouble } from "./stats/exact-mean.js";
+export { pythonPercentileCI, percentileRanks } from "./stats/python-bootstrap.js";
+export { bootstrapCI, bootstrapMany, pairedBootstrapCI, pairedBootstrapMany, type BootstrapSpec, type PairedCI } from "./stats/bootstrap.js";
+export { indexCorpus, ageBucket, type EvaluatedCorpus, type AgeBucket } from "./epirec/corpus-index.js";
+export { RankingsError, parseRankingsJsonl, validateRankings } from "./epirec/rankings.js";
+export {
+  evaluateRankings,
+  formatOfficialReport,
+  compareCodePoints,
+  OFFICIAL_DEFAULTS,
+  type OfficialOptions,
+  type OfficialReport,
+  type OfficialGroup,
+} from "./epirec/official.js";

@@ -1,0 +1,47 @@
+/**
+ * Ranking metrics shared by the experiments: every function works on one ranked list and
+ * returns one number per query; means are taken by the callers.
+ */
+
+/** Plain float mean, left to right (Python's `sum(xs) / len(xs)`); 0 for an empty list. */
+export function mean(xs: ArrayLike<number>): number {
+  if (xs.length === 0) return 0;
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]!;
+  return s / xs.length;
+}
+
+/** Population standard deviation (numpy.std / statistics.pstdev), two-pass. */
+export function pstdev(xs: ArrayLike<number>): number {
+  if (xs.length === 0) return 0;
+  const m = mean(xs);
+  let ss = 0;
+  for (let i = 0; i < xs.length; i++) ss += (xs[i]! - m) * (xs[i]! - m);
+  return Math.sqrt(ss / xs.length);
+}
+
+/** 1-based rank of `target` in `ranked`, or 0 when absent. */
+export function rankOf<T>(ranked: ArrayLike<T>, target: T): number {
+  for (let i = 0; i < ranked.length; i++) if (ranked[i] === target) return i + 1;
+  return 0;
+}
+
+/** Reciprocal rank of the first relevant item (0 when none is ranked). */
+export function reciprocalRank<T>(ranked: ArrayLike<T>, relevant: ReadonlySet<T>): number {
+  for (let i = 0; i < ranked.length; i++) if (relevant.has(ranked[i]!)) return 1 / (i + 1);
+  return 0;
+}
+
+/** |relevant ∩ top-k| / |relevant| (evidence recall@k). */
+export function recallAtK<T>(ranked: ArrayLike<T>, relevant: ReadonlySet<T>, k: number): number {
+  if (relevant.size === 0) return 0;
+  const seen = new Set<T>();
+  for (let i = 0; i < Math.min(k, ranked.length); i++) if (relevant.has(ranked[i]!)) seen.add(ranked[i]!);
+  return seen.size / relevant.size;
+}
+
+/** 1 when any relevant item is in the top k, else 0. */
+export function hitAtK<T>(ranked: ArrayLike<T>, relevant: ReadonlySet<T>, k: number): number {
+  for (let i = 0; i < Math.min(k, ranked.length); i++) if (relevant.has(ranked[i]!)) return 1;
+  return 0;
+}

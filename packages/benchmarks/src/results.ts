@@ -1,0 +1,70 @@
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+/** Package identity recorded in every results file. */
+export const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
+
+/** The default seed of the harness's own bootstrap CIs (the EpiRec evaluator's seed). */
+export const DEFAULT_SEED = 20260713;
+
+/** Resamples of the harness's own bootstrap CIs. */
+export const DEFAULT_SAMPLES = 2000;
+
+/**
+ * One JSONL line with Python's `json.dumps` spacing (", " and ": "), so ranking files diff cleanly
+ * against the reference's. Values are strings, numbers or arrays of them.
+ */
+export function rankingLine(fields: [string, string | number | readonly (string | number)[]][]): string {
+  const v = (x: string | number) => JSON.stringify(x);
+  return "{" + fields.map(([k, x]) => `${JSON.stringify(k)}: ${Array.isArray(x) ? "[" + x.map(v).join(", ") + "]" : v(x as string | number)}`).join(", ") + "}";
+}
+
+/** Write a file atomically: a temp file in the same folder, then rename. Never leaves a partial file. */
+export async function writeAtomic(path: string, content: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    await writeFile(tmp, content, "utf8");
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Serialize a results object: two-space indent, trailing newline (byte-stable). */
+export function formatJson(obj: unknown): string {
+  return JSON.stringify(obj, null, 2) + "\n";
+}
+
+/** Read a previous results file if it exists and parses (for merging runs of other embedders). */
+export async function readPrevious(path: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const j = JSON.parse(text) as unknown;
+    return j && typeof j === "object" && !Array.isArray(j) ? (j as Record<string, unknown>) : undefined;
+  } catch {
+    throw new Error(`${path}: the existing results file is not valid JSON; delete it or choose another --out folder`);
+  }
+}
+
+/**
+ * Merge one embedder's run into `runs` of a previous file: the other embedders' runs are kept,
+ * "hashing" first and the rest alphabetically, so the file is the same whatever order runs happen in.
+ */
+export function mergeRuns(previous: Record<string, unknown> | undefined, embedder: string, run: unknown): Record<string, unknown> {
+  const runs: Record<string, unknown> = { ...((previous?.runs as Record<string, unknown>) ?? {}) };
+  runs[embedder] = run;
+  const keys = Object.keys(runs).sort((a, b) => (a === "hashing" ? -1 : b === "hashing" ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(keys.map((k) => [k, runs[k]]));
+}
+
+/** The `meta` block closing every results file. */
+export function meta(seed: number, embedders: string[], target: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, ...extra };
+}
