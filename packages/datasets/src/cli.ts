@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/**
+ * `persode-data` — fetch (or check offline) both pinned datasets and report where each came from and how long
+ * resolving and parsing took. Usage: node dist/cli.js [fetch|check]   (check = offline, never downloads).
+ */
+import { corpusCounts } from "./corpus.js";
+import { parseEpiRec } from "./epirec.js";
+import { DatasetError } from "./errors.js";
+import { parseJsonBytes } from "./json.js";
+import { parseLocomo } from "./locomo.js";
+import { EPIREC, LOCOMO } from "./pinned.js";
+import { resolveDataset, type ResolveOptions } from "./resolve.js";
+
+const USAGE = "usage: node dist/cli.js [fetch|check]\n  fetch  resolve both pinned datasets (downloading if needed) and cache them\n  check  the same, offline: never downloads";
+
+async function main(argv: string[]): Promise<number> {
+  const cmd = argv[0] ?? "fetch";
+  if (cmd === "-h" || cmd === "--help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (cmd !== "fetch" && cmd !== "check") {
+    process.stderr.write(`unknown command "${cmd}"\n${USAGE}\n`);
+    return 2;
+  }
+  const opts: ResolveOptions = cmd === "check" ? { offline: true } : {};
+  const ms = (a: number, b: number) => `${(b - a).toFixed(1)} ms`;
+  const t0 = performance.now();
+
+  const a0 = performance.now();
+  const lf = await resolveDataset(LOCOMO, opts);
+  const a1 = performance.now();
+  const locomo = parseLocomo(parseJsonBytes(lf.bytes, lf.path), lf.sha256, lf.path);
+  const a2 = performance.now();
+  const turns = locomo.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+  const qa = locomo.conversations.reduce((n, c) => n + c.qa.length, 0);
+  process.stdout.write(
+    `${LOCOMO.fileName}: ${lf.source} ${lf.path}\n  sha256 ${lf.sha256} (verified)\n` +
+      `  resolve ${ms(a0, a1)}, parse ${ms(a1, a2)}: ${locomo.conversations.length} conversations, ${turns} turns, ${qa} QA\n`,
+  );
+
+  const b0 = performance.now();
+  const ef = await resolveDataset(EPIREC, opts);
+  const b1 = performance.now();
+  const epirec = parseEpiRec(parseJsonBytes(ef.bytes, ef.path), ef.sha256, ef.path);
+  const b2 = performance.now();
+  const c = corpusCounts(epirec);
+  process.stdout.write(
+    `${EPIREC.fileName}: ${ef.source} ${ef.path}\n  sha256 ${ef.sha256} (verified)\n` +
+      `  resolve ${ms(b0, b1)}, parse ${ms(b1, b2)}: ${c.personas} personas, ${c.episodes} episodes, ${c.probes} probes\n`,
+  );
+  process.stdout.write(`total ${ms(t0, performance.now())}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof DatasetError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,50 @@
+export { LOCOMO, EPIREC, datasetLabel, type PinnedDataset } from "./pinned.js";
+export {
+  resolveDataset,
+  isFlagSet,
+  DEFAULT_DOWNLOAD_TIMEOUT_MS,
+  type ResolveOptions,
+  type ResolvedFile,
+} from "./resolve.js";
+export {
+  DatasetError,
+  DatasetUnavailableError,
+  DatasetIntegrityError,
+  DatasetDownloadError,
+  DatasetFormatError,
+  type DataIssue,
+} from "./errors.js";
+export { sha256Hex } from "./hash.js";
+export { DAY_MS, parseIsoDateTime, parseLocomoDateTime, formatIsoUtc } from "./dates.js";
+export {
+  parseLocomo,
+  loadLocomo,
+  type LocomoTurn,
+  type LocomoSession,
+  type LocomoQA,
+  type LocomoConversation,
+  type LocomoDataset,
+} from "./locomo.js";
+export {
+  corpusCounts,
+  type EpisodicProbe,
+  type EpisodicEpisode,
+  type EpisodicPersona,
+  type EpisodicCorpus,
+} from "./corpus.js";
+export {
+  parseEpiRec,
+  loadEpiRec,
+  EPIREC_PROBE_TYPES,
+  EPIREC_INTENSITY_BANDS,
+  EPIREC_VALENCES,
+  EPIREC_SHAPE,
+} from "./epirec.js";
+export {
+  loadCsvCorpus,
+  parseCsvCorpus,
+  EPISODE_COLUMNS,
+  PROBE_COLUMNS,
+  type CsvCorpusOptions,
+  type CsvCorpusInput,
+} from "./csv.js";
