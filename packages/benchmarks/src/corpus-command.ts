@@ -39,7 +39,9 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const embedder = await createEmbedder(embedderName, { modelDir: process.env.PERSODE_MODEL_DIR, offline: process.env.PERSODE_OFFLINE === "1" });
   const slug = corpusSlug(corpus.name);
   const t0 = performance.now();
-  const r = await runEpisodic(corpus, embedder, { seed, samples }, `corpus ${corpus.name}`);
+  // The label also names runEpisodic's bootstrap streams (`${seed}/${label}/…`): Exp. 6's label keeps the
+  // protocol identical, so EpiRec converted to CSV reproduces Exp. 6's CIs, not only its means and rankings.
+  const r = await runEpisodic(corpus, embedder, { seed, samples }, "exp6");
   await embedder.dispose?.();
 
   const file = `corpus_${slug}.json`;

@@ -3,9 +3,10 @@ import type { EpisodicCorpus } from "@persode/datasets";
 import { embedDistinct } from "./embed.js";
 import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { mean, rankOf } from "./metrics.js";
-import { rankingLine } from "./results.js";
+import { rankingArray } from "./results.js";
 import { Progress } from "./progress.js";
-import { bootstrapMany, pairedBootstrapMany, type BootstrapSpec } from "./stats/bootstrap.js";
+import type { BootstrapSpec } from "./stats/bootstrap.js";
+import { strategyUncertainty } from "./uncertainty.js";
 
 /** The probe type that asks for facts; every other type counts as reflective. */
 export const FACTUAL = "factual";
@@ -40,6 +41,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const n = probes.length;
   const rank = strats.map(() => new Int32Array(n)); // 1-based target rank per probe
   const lines: string[][] = strats.map(() => []);
+  const ranked: string[][][] = strats.map(() => []);
   const fires = new Uint8Array(n);
   let rankedMemories = 0;
   const progress = new Progress(`${label} (${embedder.name}): ranking`, n);
@@ -55,9 +57,10 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
       );
     }
     const ids = store.memories.map((m) => m.id);
+    const quotedIds = ids.map((id) => JSON.stringify(id));
     const columns = store.columns();
     const staticOrders = new Map<RetrievalStrategy, Int32Array>();
-    for (const e of persona.episodes) {
+    for (const [targetIndex, e] of persona.episodes.entries()) {
       for (const q of e.probes) {
         const intensity = analyzer.analyzeSync(q.query).intensity;
         fires[pi] = gateFires(intensity) ? 1 : 0;
@@ -68,10 +71,10 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
             order = s.rank(ctx);
             if (s.queryIndependent) staticOrders.set(s, order);
           }
-          const ranked = Array.from(order, (i) => ids[i]!);
-          rank[si]![pi] = rankOf(ranked, e.id);
-          lines[si]!.push(rankingLine([["persona_id", persona.id], ["probe_id", q.id], ["ranked_episode_ids", ranked]]));
-          rankedMemories += ranked.length;
+          rank[si]![pi] = rankOf(order, targetIndex);
+          ranked[si]!.push(Array.from(order, (i) => ids[i]!));
+          lines[si]!.push(`{"persona_id": ${JSON.stringify(persona.id)}, "probe_id": ${JSON.stringify(q.id)}, "ranked_episode_ids": ${rankingArray(order, quotedIds)}}`);
+          rankedMemories += order.length;
         });
         pi++;
         progress.tick();
@@ -104,11 +107,21 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
     r1: Float64Array.from(idx, (i) => m.r1[i]!),
     mrr: Float64Array.from(idx, (i) => m.mrr[i]!),
   });
-  const simIndex = strats.findIndex((s) => s.key === "similarity-only");
+  const perStrategy = strats.map((_, si) => perProbe(si));
+  const ci95 = strats.map(() => ({}) as Record<string, [number, number]>);
+  const paired = strats.map(() => ({}) as Record<string, { diff: number; ci95: [number, number] }>);
+  for (const [g, idx] of groups) {
+    const u = strategyUncertainty(strats.map((s, si) => ({ key: s.key, values: groupArrays(perStrategy[si]!, idx) })), spec, `${label}/${embedder.name}/${g}`, 3);
+    strats.forEach((s, si) => {
+      const su = u.get(s.key)!;
+      for (const [k, v] of Object.entries(su.ci95)) ci95[si]![`${g}.${k}`] = v;
+      for (const [k, v] of Object.entries(su.paired ?? {})) paired[si]![`${g}.${k}`] = v;
+    });
+  }
   const results: Record<string, unknown> = {};
   const outputs: EpisodicRun["outputs"] = [];
   strats.forEach((s, si) => {
-    const m = perProbe(si);
+    const m = perStrategy[si]!;
     const entry: Record<string, unknown> = {};
     for (const [g, idx] of groups) entry[g] = summarize(m, idx);
     const byBand: Record<string, { recall: number; n: number }> = {};
@@ -119,26 +132,12 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
       }
     }
     entry.reflective_recall3_by_band = byBand;
-    const ci95: Record<string, [number, number]> = {};
-    const paired: Record<string, { diff: number; ci95: [number, number] }> = {};
-    const base = simIndex >= 0 && si !== simIndex ? perProbe(simIndex) : undefined;
-    for (const [g, idx] of groups) {
-      const mine = groupArrays(m, idx);
-      const ci = bootstrapMany(mine, spec, `${label}/${embedder.name}/${s.key}/${g}`);
-      for (const [k, [lo, hi]] of Object.entries(ci)) ci95[`${g}.${k}`] = [r3(lo), r3(hi)];
-      if (base) {
-        const other = groupArrays(base, idx);
-        const pairs = { r3: [mine.r3, other.r3] as const, r1: [mine.r1, other.r1] as const, mrr: [mine.mrr, other.mrr] as const };
-        const p = pairedBootstrapMany(pairs, spec, `${label}/${embedder.name}/${s.key} vs similarity-only/${g}`);
-        for (const [k, v] of Object.entries(p)) paired[`${g}.${k}`] = { diff: r3(v.diff), ci95: [r3(v.ci95[0]), r3(v.ci95[1])] };
-      }
-    }
-    entry.ci95 = ci95;
-    if (base) entry.paired_vs_similarity = paired;
+    entry.ci95 = ci95[si];
+    if (Object.keys(paired[si]!).length > 0) entry.paired_vs_similarity = paired[si];
     results[s.key] = entry;
 
     const jsonl = lines[si]!.join("\n") + "\n";
-    const rankingMap = new Map(probes.map((p, i) => [p.probe.id, JSON.parse(lines[si]![i]!).ranked_episode_ids as string[]]));
+    const rankingMap = new Map(probes.map((p, i) => [p.probe.id, ranked[si]![i]!]));
     const official = formatOfficialReport(evaluateRankings(corpus, rankingMap, { benchmark: corpus.name, dataSha256: corpus.sha256 }));
     outputs.push({ strategy: s, jsonl, official });
   });

@@ -10,9 +10,9 @@ export { runExp5, selectQuestions, turnText, LOCOMO_CATEGORIES, EXP5_PROTOCOL, t
 export { runEpisodic, EPISODIC_PROTOCOL, FACTUAL, type EpisodicRun } from "./episodic.js";
 export { runCorpusCommand, corpusSlug } from "./corpus-command.js";
 export { loadScenario, scenarioStore, scenarioMemoryInit, type Scenario, type ScenarioMemory, type ScenarioProbe } from "./scenario.js";
-export { mean, pstdev, rankOf, reciprocalRank, recallAtK, hitAtK } from "./metrics.js";
+export { mean, pstdev, rankOf, reciprocalRank, recallAtK, hitAtK, rankingMetrics } from "./metrics.js";
 export { embedDistinct } from "./embed.js";
-export { rankingLine, writeAtomic, formatJson, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
+export { rankingArray, writeAtomic, formatJson, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
 export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";
 export { exactMean, ratioToDouble } from "./stats/exact-mean.js";
 export { pythonPercentileCI, percentileRanks } from "./stats/python-bootstrap.js";
@@ -28,3 +28,4 @@ export {
   type OfficialReport,
   type OfficialGroup,
 } from "./epirec/official.js";
+export { pyJsonDumps, pyFloatRepr, pyStringLiteral, PyFloat, PyDict, type PyJson } from "./epirec/python-json.js";

@@ -45,3 +45,20 @@ export function hitAtK<T>(ranked: ArrayLike<T>, relevant: ReadonlySet<T>, k: num
   for (let i = 0; i < Math.min(k, ranked.length); i++) if (relevant.has(ranked[i]!)) return 1;
   return 0;
 }
+
+/**
+ * Metrics of one full ranking given as memory indices, with the relevant memories as a 0/1 mask:
+ * recall@k and hit@k for each k, and the reciprocal rank of the first relevant memory.
+ */
+export function rankingMetrics(order: Int32Array, relevant: Uint8Array, nRelevant: number, ks: readonly number[]): { recall: number[]; hit: number[]; rr: number } {
+  const found = ks.map(() => 0);
+  let rr = 0;
+  const maxK = Math.max(...ks);
+  for (let r = 0; r < order.length; r++) {
+    if (relevant[order[r]!] !== 1) continue;
+    if (rr === 0) rr = 1 / (r + 1);
+    for (let t = 0; t < ks.length; t++) if (r < ks[t]!) found[t]!++;
+    if (r >= maxK) break;
+  }
+  return { recall: found.map((f) => (nRelevant > 0 ? f / nRelevant : 0)), hit: found.map((f) => (f > 0 ? 1 : 0)), rr };
+}

@@ -10,15 +10,6 @@ export const DEFAULT_SEED = 20260713;
 /** Resamples of the harness's own bootstrap CIs. */
 export const DEFAULT_SAMPLES = 2000;
 
-/**
- * One JSONL line with Python's `json.dumps` spacing (", " and ": "), so ranking files diff cleanly
- * against the reference's. Values are strings, numbers or arrays of them.
- */
-export function rankingLine(fields: [string, string | number | readonly (string | number)[]][]): string {
-  const v = (x: string | number) => JSON.stringify(x);
-  return "{" + fields.map(([k, x]) => `${JSON.stringify(k)}: ${Array.isArray(x) ? "[" + x.map(v).join(", ") + "]" : v(x as string | number)}`).join(", ") + "}";
-}
-
 /** Write a file atomically: a temp file in the same folder, then rename. Never leaves a partial file. */
 export async function writeAtomic(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
@@ -67,4 +58,14 @@ export function mergeRuns(previous: Record<string, unknown> | undefined, embedde
 /** The `meta` block closing every results file. */
 export function meta(seed: number, embedders: string[], target: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, ...extra };
+}
+
+/**
+ * A full ranking as a JSON array with Python's `json.dumps` spacing (", "), so ranking files diff
+ * cleanly against the reference's. `quoted[i]` is the JSON string of memory i's id (quoted once).
+ */
+export function rankingArray(order: Int32Array, quoted: readonly string[]): string {
+  const parts = new Array<string>(order.length);
+  for (let r = 0; r < order.length; r++) parts[r] = quoted[order[r]!]!;
+  return "[" + parts.join(", ") + "]";
 }

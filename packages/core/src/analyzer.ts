@@ -63,20 +63,29 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
     const text = input.trim();
     const tokens = text.toLowerCase().match(WORD_RE) ?? [];
 
+    // A keyword hits when some token equals it, or (keywords of 4+ letters) some token starts with it.
+    const matched = new Set<string>();
+    for (const t of tokens) {
+      if (this.keywords.has(t)) matched.add(t);
+      for (let len = 4; len < t.length; len++) {
+        const prefix = t.slice(0, len);
+        if (this.keywords.has(prefix)) matched.add(prefix);
+      }
+    }
     let emotion = "neutral";
     let base = this.neutral.intensity;
     let valence = this.neutral.valence;
     let best = 0;
-    for (const e of this.lexicon.emotions) {
-      let hits = 0;
-      for (const kw of e.keywords) {
-        if (tokens.some((t) => t === kw || (kw.length >= 4 && t.startsWith(kw)))) hits++;
-      }
-      if (hits > best) {
-        best = hits;
-        emotion = e.emotion;
-        base = e.intensity;
-        valence = e.valence;
+    if (matched.size > 0) {
+      for (const e of this.lexicon.emotions) {
+        let hits = 0;
+        for (const kw of e.keywords) if (matched.has(kw)) hits++;
+        if (hits > best) {
+          best = hits;
+          emotion = e.emotion;
+          base = e.intensity;
+          valence = e.valence;
+        }
       }
     }
 

@@ -21,7 +21,7 @@ export { Memory, type MemoryInit, type MemoryJSON } from "./memory.js";
 export { defaultLexicon, validateLexicon, type Lexicon, type LexiconEmotion } from "./lexicon.js";
 export { LexiconAnalyzer, SIGNIFICANCE_THRESHOLD, type Analysis, type EmotionAnalyzer } from "./analyzer.js";
 export { cosine, type Embedder } from "./embedders/embedder.js";
-export { blasDot, blasDotSparse, blasNorm, fma } from "./embedders/blas-dot.js";
+export { blasDot, blasNorm, fma } from "./embedders/blas-dot.js";
 export { HashingEmbedder, hashToken, hashingTokens } from "./embedders/hashing.js";
 export { createEmbedder, registerEmbedder, embedderNames, type EmbedderFactory, type EmbedderOptions } from "./embedders/registry.js";
 export { RankingContext, descendingOrder, type StoreColumns, type RankingQuery, type RankingParams } from "./ranking.js";
@@ -82,3 +82,18 @@ export {
   type IngestResult,
   type AgentReply,
 } from "./agent.js";
+export {
+  MINILM_DEFAULT_MODEL,
+  MiniLMEmbedder,
+  ModelUnavailableError,
+  loadMiniLM,
+  createMiniLMEmbedder,
+  miniLMOptionsFromEnv,
+  resolveModelSource,
+  requiredModelFiles,
+  meanPoolNormalize,
+  type MiniLMOptions,
+  type ModelSource,
+} from "./embedders/minilm.js";
+export { EmbeddingCache, CachedEmbedder, textKey, type EmbeddingCacheStats } from "./embedders/embedding-cache.js";
+export { writeTinyBertModel, tinyBertFiles, TINY_BERT_MODEL_ID, type TinyBertOptions, type TinyBertInfo } from "./embedders/tiny-bert.js";

@@ -1,5 +1,5 @@
 import { LexiconAnalyzer } from "./analyzer.js";
-import { blasDot, blasDotSparse, blasNorm } from "./embedders/blas-dot.js";
+import { blasDot, blasNorm, fma, reduceLanes } from "./embedders/blas-dot.js";
 import { clip } from "./numeric.js";
 import { salience as salienceOf, type ScoringWeights } from "./scorer.js";
 
@@ -80,18 +80,41 @@ export class RankingContext {
     const { size, dim, vectors, norms } = this.columns;
     const q = this.query.vector;
     if (q.length !== dim) throw new RangeError(`query embedding has ${q.length} dimensions, the store has ${dim}`);
-    const nz: number[] = [];
-    for (let j = 0; j < dim; j++) if (q[j] !== 0) nz.push(j);
     const qn = blasNorm(q);
     const out = new Float64Array(size);
-    if (qn !== 0) {
-      const sparse = nz.length * 4 < dim;
-      const idx = Int32Array.from(nz);
+    if (qn === 0) {
+      this.sim = out;
+      return out;
+    }
+    const postings = postingsOf(this.columns);
+    if (postings) {
+      // Sparse store (hashing): visit only the (memory, dimension) pairs where both are non-zero.
+      // Each memory keeps its own 16 kernel lanes, so the result is identical to blasDot.
+      const n1 = dim & -16;
+      const lanes = new Float64Array(size * 16);
+      const dots = new Float64Array(size);
+      for (let j = 0; j < n1; j++) {
+        const x = q[j]!;
+        if (x === 0) continue;
+        const { mem, val } = postings[j]!;
+        const lane = j & 15;
+        for (let t = 0; t < mem.length; t++) {
+          const k = mem[t]! * 16 + lane;
+          lanes[k] = fma(x, val[t]!, lanes[k]!);
+        }
+      }
+      for (let i = 0; i < size; i++) dots[i] = reduceLanes(lanes, i * 16);
+      for (let j = n1; j < dim; j++) {
+        const x = q[j]!;
+        if (x === 0) continue;
+        const { mem, val } = postings[j]!;
+        for (let t = 0; t < mem.length; t++) dots[mem[t]!] = fma(val[t]!, x, dots[mem[t]!]!);
+      }
+      for (let i = 0; i < size; i++) if (norms[i] !== 0) out[i] = dots[i]! / (qn * norms[i]!);
+    } else {
       for (let i = 0; i < size; i++) {
         const mn = norms[i]!;
-        if (mn === 0) continue;
-        const dot = sparse ? blasDotSparse(q, idx, vectors, dim, i * dim) : blasDot(q, vectors, dim, 0, i * dim);
-        out[i] = dot / (qn * mn);
+        if (mn !== 0) out[i] = blasDot(q, vectors, dim, 0, i * dim) / (qn * mn);
       }
     }
     this.sim = out;
@@ -144,14 +167,107 @@ export class RankingContext {
   }
 }
 
-/** Indices sorted by score, descending; ties keep ascending index order (a stable sort). */
+/** Per dimension: the memories with a non-zero value there, and the values. */
+type Postings = { mem: Int32Array; val: Float64Array }[];
+
+const postingsCache = new WeakMap<StoreColumns, Postings | null>();
+
+/**
+ * An inverted index over the store's embeddings when they are sparse (≤ 1/4 non-zero, e.g. the
+ * hashing embedder), else null. Built once per column view and reused for every query.
+ */
+function postingsOf(c: StoreColumns): Postings | null {
+  let p = postingsCache.get(c);
+  if (p !== undefined) return p;
+  const { size, dim, vectors } = c;
+  const counts = new Int32Array(dim);
+  let nnz = 0;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < dim; j++) {
+      if (vectors[i * dim + j] !== 0) {
+        counts[j]!++;
+        nnz++;
+      }
+    }
+  }
+  if (nnz * 4 > size * dim) p = null;
+  else {
+    const built: Postings = Array.from(counts, (n) => ({ mem: new Int32Array(n), val: new Float64Array(n) }));
+    const fill = new Int32Array(dim);
+    for (let i = 0; i < size; i++) {
+      for (let j = 0; j < dim; j++) {
+        const v = vectors[i * dim + j]!;
+        if (v !== 0) {
+          const t = fill[j]!++;
+          built[j]!.mem[t] = i;
+          built[j]!.val[t] = v;
+        }
+      }
+    }
+    p = built;
+  }
+  postingsCache.set(c, p);
+  return p;
+}
+
+/**
+ * Indices sorted by score, descending; ties keep ascending index order (a stable sort).
+ * A bottom-up merge sort over parallel typed arrays (key, index): several times faster than
+ * Array#sort with a comparator on the ~600-memory stores the benchmarks rank thousands of times.
+ */
 export function descendingOrder(scores: ArrayLike<number>): Int32Array {
   const n = scores.length;
-  const idx = new Array<number>(n);
-  for (let i = 0; i < n; i++) idx[i] = i;
-  idx.sort((a, b) => {
-    const d = scores[b]! - scores[a]!;
-    return d !== 0 ? d : a - b;
-  });
-  return Int32Array.from(idx);
+  let idx = new Int32Array(n);
+  let key = new Float64Array(n);
+  let idx2 = new Int32Array(n);
+  let key2 = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    idx[i] = i;
+    key[i] = scores[i]!;
+  }
+  const RUN = 16;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = Math.min(lo + RUN, n);
+    for (let i = lo + 1; i < hi; i++) {
+      const k = key[i]!;
+      const x = idx[i]!;
+      let j = i - 1;
+      while (j >= lo && key[j]! < k) {
+        key[j + 1] = key[j]!;
+        idx[j + 1] = idx[j]!;
+        j--;
+      }
+      key[j + 1] = k;
+      idx[j + 1] = x;
+    }
+  }
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        if (key[j]! > key[i]!) {
+          key2[k] = key[j]!;
+          idx2[k++] = idx[j++]!;
+        } else {
+          key2[k] = key[i]!;
+          idx2[k++] = idx[i++]!;
+        }
+      }
+      while (i < mid) {
+        key2[k] = key[i]!;
+        idx2[k++] = idx[i++]!;
+      }
+      while (j < hi) {
+        key2[k] = key[j]!;
+        idx2[k++] = idx[j++]!;
+      }
+    }
+    [idx, idx2] = [idx2, idx];
+    [key, key2] = [key2, key];
+  }
+  return idx;
 }

@@ -1,16 +1,16 @@
-import { LexiconAnalyzer, MemoryStore, gateFires, pyRound, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { DAY_MS, LexiconAnalyzer, MemoryStore, gateFires, pyRound, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
 import type { LocomoConversation, LocomoDataset } from "@persode/datasets";
-import { bootstrapMany, pairedBootstrapMany, type BootstrapSpec } from "../stats/bootstrap.js";
+import type { BootstrapSpec } from "../stats/bootstrap.js";
+import { strategyUncertainty } from "../uncertainty.js";
 import { embedDistinct } from "../embed.js";
-import { hitAtK, mean, pstdev, reciprocalRank, recallAtK } from "../metrics.js";
+import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { Progress } from "../progress.js";
-import { rankingLine } from "../results.js";
+import { rankingArray } from "../results.js";
 
 /** LoCoMo QA categories 1–4 (5, adversarial, is excluded a priori). */
 export const LOCOMO_CATEGORIES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" };
 
 const DIA_ID_RE = /D\d+:\d+/g;
-const DAY_MS = 86_400_000;
 
 /** One included LoCoMo question with its resolved gold turns. */
 export interface LocomoQuestion {
@@ -110,6 +110,8 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       });
     }
     const nowMs = latest + DAY_MS;
+    const indexOfDia = new Map(diaIds.map((d, i) => [d, i]));
+    const quotedIds = diaIds.map((d) => JSON.stringify(d));
     const columns = store.columns();
     const staticOrders = new Map<RetrievalStrategy, Int32Array>();
     for (; qi < n && questions[qi]!.conversation === c; qi++) {
@@ -117,32 +119,33 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       const intensity = analyzer.analyzeSync(q.question).intensity;
       fires[qi] = gateFires(intensity) ? 1 : 0;
       const ctx = store.context({ text: q.question, vector: vectors.get(q.question)!, intensity }, nowMs, columns);
-      const gold = new Set(q.gold);
+      const relevant = new Uint8Array(diaIds.length);
+      for (const g of q.gold) relevant[indexOfDia.get(g)!] = 1;
+      const prefix = `{"sample_id": ${JSON.stringify(q.sampleId)}, "qa_index": ${q.qaIndex}, "category": ${q.category}, "gold": [${q.gold.map((g) => JSON.stringify(g)).join(", ")}], "ranked_dia_ids": `;
       strats.forEach((s, si) => {
         let order = staticOrders.get(s);
         if (!order) {
           order = s.rank(ctx);
           if (s.queryIndependent) staticOrders.set(s, order);
         }
-        const ranked = Array.from(order, (i) => diaIds[i]!);
+        const m = rankingMetrics(order, relevant, q.gold.length, [5, 10]);
         const sc = scores[si]!;
-        sc.r5[qi] = recallAtK(ranked, gold, 5);
-        sc.r10[qi] = recallAtK(ranked, gold, 10);
-        sc.h5[qi] = hitAtK(ranked, gold, 5);
-        sc.h10[qi] = hitAtK(ranked, gold, 10);
-        sc.mrr[qi] = reciprocalRank(ranked, gold);
-        rankingLines[si]!.push(rankingLine([["sample_id", q.sampleId], ["qa_index", q.qaIndex], ["category", q.category], ["gold", q.gold], ["ranked_dia_ids", ranked]]));
-        rankedMemories += ranked.length;
+        sc.r5[qi] = m.recall[0]!;
+        sc.r10[qi] = m.recall[1]!;
+        sc.h5[qi] = m.hit[0]!;
+        sc.h10[qi] = m.hit[1]!;
+        sc.mrr[qi] = m.rr;
+        rankingLines[si]!.push(prefix + rankingArray(order, quotedIds) + "}");
+        rankedMemories += order.length;
       });
       progress.tick();
     }
   }
   progress.done();
 
-  const simIndex = strats.findIndex((s) => s.key === "similarity-only");
   const r4 = (x: number) => pyRound(x, 4);
-  const ci4 = ([lo, hi]: [number, number]): [number, number] => [r4(lo), r4(hi)];
   const metricArrays = (sc: StrategyScores) => ({ "evidence_recall@5": sc.r5, "evidence_recall@10": sc.r10, "hit@5": sc.h5, "hit@10": sc.h10, mrr: sc.mrr });
+  const uncertainty = strategyUncertainty(strats.map((s, si) => ({ key: s.key, values: metricArrays(scores[si]!) })), spec, `exp5/${embedder.name}`, 4);
   const out: Record<string, unknown> = {};
   strats.forEach((s, si) => {
     const sc = scores[si]!;
@@ -162,15 +165,9 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       "recall@5_by_conversation": { mean: r4(mean(perConv)), std: r4(pstdev(perConv)), n_conversations: perConv.length },
       query_count: n,
     };
-    const ci = bootstrapMany(metricArrays(sc), spec, `exp5/${embedder.name}/${s.key}`);
-    entry.ci95 = Object.fromEntries(Object.entries(ci).map(([k, v]) => [k, ci4(v)]));
-    if (si !== simIndex && simIndex >= 0) {
-      const base = metricArrays(scores[simIndex]!);
-      const mine = metricArrays(sc);
-      const pairs = Object.fromEntries(Object.keys(mine).map((k) => [k, [mine[k as keyof typeof mine], base[k as keyof typeof base]] as const]));
-      const paired = pairedBootstrapMany(pairs, spec, `exp5/${embedder.name}/${s.key} vs similarity-only`);
-      entry.paired_vs_similarity = Object.fromEntries(Object.entries(paired).map(([k, v]) => [k, { diff: r4(v.diff), ci95: ci4(v.ci95) }]));
-    }
+    const u = uncertainty.get(s.key)!;
+    entry.ci95 = u.ci95;
+    if (u.paired) entry.paired_vs_similarity = u.paired;
     out[s.key] = entry;
   });
 

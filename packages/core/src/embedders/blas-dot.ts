@@ -43,6 +43,7 @@ function addRoundToOdd(a: number, b: number): number {
 /** Exactly-rounded fused multiply-add a·b + c (no overflow/underflow handling needed here). */
 export function fma(a: number, b: number, c: number): number {
   const p = a * b;
+  if (c === 0) return p; // RN(a·b + 0) = RN(a·b)
   let t = SPLITTER * a;
   const ah = t - (t - a);
   const al = a - ah;
@@ -59,13 +60,15 @@ export function fma(a: number, b: number, c: number): number {
 
 const lanes = new Float64Array(16);
 
-/** Reduce the 16 lanes in the kernel's fixed order (halves, pairs of registers, horizontal add). */
-function reduceLanes(): number {
-  const l = lanes;
-  const a0 = l[0]! + l[2]!, b0 = l[1]! + l[3]!;
-  const a1 = l[4]! + l[6]!, b1 = l[5]! + l[7]!;
-  const a2 = l[8]! + l[10]!, b2 = l[9]! + l[11]!;
-  const a3 = l[12]! + l[14]!, b3 = l[13]! + l[15]!;
+/**
+ * Reduce 16 lanes (l[o..o+16)) in the kernel's fixed order: each 4-lane register's halves, then
+ * registers pairwise, then the horizontal add.
+ */
+export function reduceLanes(l: Float64Array = lanes, o = 0): number {
+  const a0 = l[o]! + l[o + 2]!, b0 = l[o + 1]! + l[o + 3]!;
+  const a1 = l[o + 4]! + l[o + 6]!, b1 = l[o + 5]! + l[o + 7]!;
+  const a2 = l[o + 8]! + l[o + 10]!, b2 = l[o + 9]! + l[o + 11]!;
+  const a3 = l[o + 12]! + l[o + 14]!, b3 = l[o + 13]! + l[o + 15]!;
   const A = a0 + a1 + (a2 + a3);
   const B = b0 + b1 + (b2 + b3);
   return A + B;
@@ -87,30 +90,6 @@ export function blasDot(x: ArrayLike<number>, y: ArrayLike<number>, n = x.length
     dot = reduceLanes();
   }
   for (let i = n1; i < n; i++) dot = fma(y[yOff + i]!, x[xOff + i]!, dot);
-  return dot;
-}
-
-/**
- * Sparse form of blasDot: `idx` lists (ascending) the positions where the query x is non-zero;
- * identical result to blasDot(x, y) because zero products leave every lane unchanged.
- */
-export function blasDotSparse(x: ArrayLike<number>, idx: ArrayLike<number>, y: ArrayLike<number>, n: number, yOff = 0): number {
-  const n1 = n & -16;
-  lanes.fill(0);
-  let t = 0;
-  for (; t < idx.length; t++) {
-    const j = idx[t]!;
-    if (j >= n1) break;
-    const b = y[yOff + j]!;
-    if (b === 0) continue;
-    const k = j & 15;
-    lanes[k] = fma(x[j]!, b, lanes[k]!);
-  }
-  let dot = n1 > 0 ? reduceLanes() : 0;
-  for (; t < idx.length; t++) {
-    const j = idx[t]!;
-    dot = fma(y[yOff + j]!, x[j]!, dot);
-  }
   return dot;
 }
 

@@ -1,0 +1,55 @@
+import { pyRound } from "@persode/core";
+import { mean } from "./metrics.js";
+import { pairedInterval, percentileInterval, resampleTable, type BootstrapSpec } from "./stats/bootstrap.js";
+
+/** One strategy's per-item metric arrays (all aligned on the same items). */
+export interface StrategyMetrics {
+  key: string;
+  values: Record<string, ArrayLike<number>>;
+}
+
+/** CIs of one strategy, and its paired difference from the baseline (absent for the baseline). */
+export interface StrategyUncertainty {
+  ci95: Record<string, [number, number]>;
+  paired?: Record<string, { diff: number; ci95: [number, number] }>;
+}
+
+/**
+ * Bootstrap 95 % CIs for every strategy and metric, and for each strategy its paired difference
+ * from `baseline` — all from ONE set of resamples (label-seeded), so "fusion costs recall" is a
+ * statement with an interval computed on exactly the same resampled questions. Rounded to `digits`.
+ */
+export function strategyUncertainty(
+  strategies: readonly StrategyMetrics[],
+  spec: BootstrapSpec,
+  label: string,
+  digits: number,
+  baseline = "similarity-only",
+): Map<string, StrategyUncertainty> {
+  const cols: Record<string, ArrayLike<number>> = {};
+  strategies.forEach((s, si) => {
+    for (const [m, v] of Object.entries(s.values)) cols[`${si}\u0000${m}`] = v;
+  });
+  const means = resampleTable(cols, spec, label);
+  const r = (x: number) => pyRound(x, digits);
+  const bi = strategies.findIndex((s) => s.key === baseline);
+  const out = new Map<string, StrategyUncertainty>();
+  strategies.forEach((s, si) => {
+    const u: StrategyUncertainty = { ci95: {} };
+    for (const m of Object.keys(s.values)) {
+      const [lo, hi] = percentileInterval(means[`${si}\u0000${m}`]!);
+      u.ci95[m] = [r(lo), r(hi)];
+    }
+    if (bi >= 0 && si !== bi) {
+      u.paired = {};
+      for (const m of Object.keys(s.values)) {
+        const base = strategies[bi]!.values[m];
+        if (!base) continue;
+        const [lo, hi] = pairedInterval(means[`${si}\u0000${m}`]!, means[`${bi}\u0000${m}`]!);
+        u.paired[m] = { diff: r(mean(s.values[m]!) - mean(base)), ci95: [r(lo), r(hi)] };
+      }
+    }
+    out.set(s.key, u);
+  });
+  return out;
+}
