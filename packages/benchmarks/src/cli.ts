@@ -9,6 +9,7 @@ import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
 import type { ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
+import { UsageError, embedderOption, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, readPrevious, writeAtomic } from "./results.js";
 
 const USAGE = `Usage: pnpm bench <target> [options]
@@ -24,21 +25,11 @@ Options:
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES})
+  --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
   -h, --help          this text
 
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
-
-/** A user error: printed without a stack trace, exit code 2. */
-export class UsageError extends Error {}
-
-function positiveInt(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a non-negative integer, got "${value}"`);
-  const n = Number(value);
-  if (name === "samples" && n < 1) throw new UsageError("--samples must be at least 1");
-  return n;
-}
 
 function once<T>(f: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
@@ -64,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
         probes: { type: "string" },
         now: { type: "string" },
         name: { type: "string" },
+        plugin: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -79,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
     const target = positionals[0]!;
+    for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
     if (target === "corpus") {
       const { runCorpusCommand } = await import("./corpus-command.js");
@@ -86,8 +79,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)].filter((e) => e !== undefined);
     if (selected.length === 0) throw new UsageError(`unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, corpus`);
-    const embedderName = values.embedder ?? "hashing";
-    if (!embedderNames().includes(embedderName)) throw new UsageError(`unknown embedder "${embedderName}"; known: ${embedderNames().join(", ")}`);
+    const embedderName = embedderOption(values.embedder);
     const out = resolve(values.out ?? "results");
     const env = process.env;
     const offline = env.PERSODE_OFFLINE === "1" || env.PERSODE_OFFLINE === "true";
@@ -96,8 +88,8 @@ export async function main(argv: string[]): Promise<number> {
       out,
       embedderName,
       embedder: once(async () => (built = await createEmbedder(embedderName, { modelDir: env.PERSODE_MODEL_DIR, offline }))),
-      seed: positiveInt(values.seed, "seed", DEFAULT_SEED),
-      samples: positiveInt(values.samples, "samples", DEFAULT_SAMPLES),
+      seed: intOption(values.seed, "seed", DEFAULT_SEED),
+      samples: intOption(values.samples, "samples", DEFAULT_SAMPLES, 1),
       locomo: once((): Promise<LocomoDataset> => loadLocomo()),
       epirec: once((): Promise<EpisodicCorpus> => loadEpiRec()),
       target: [target, ...(embedderName !== "hashing" ? ["--embedder", embedderName] : [])].join(" "),
@@ -125,6 +117,16 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Import a user module (a strategy or embedder registration) by path, with a clear error. */
+async function loadPlugin(path: string): Promise<void> {
+  const url = pathToFileURL(resolve(path)).href;
+  try {
+    await import(url);
+  } catch (e) {
+    throw new UsageError(`cannot load plugin ${path}: ${(e as Error).message}`);
+  }
+}
+
 function printSummary(reports: { title: string; id: string; report: ExperimentReport; seconds: number }[], out: string): void {
   const lines: string[] = [];
   for (const { title, report, seconds } of reports) {
@@ -136,7 +138,7 @@ function printSummary(reports: { title: string; id: string; report: ExperimentRe
   process.stdout.write(lines.join("\n") + "\n");
 }
 
-async function epirecEval(values: Record<string, string | boolean | undefined>): Promise<number> {
+async function epirecEval(values: Record<string, string | boolean | string[] | undefined>): Promise<number> {
   const rankingsPath = values.rankings as string | undefined;
   const outputPath = values.output as string | undefined;
   if (!rankingsPath || !outputPath) throw new UsageError("epirec-eval needs --rankings FILE and --output FILE");

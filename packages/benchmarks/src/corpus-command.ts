@@ -1,10 +1,11 @@
-import { join, resolve } from "node:path";
-import { createEmbedder, embedderNames } from "@persode/core";
+import { basename, join, resolve } from "node:path";
+import { createEmbedder } from "@persode/core";
 import { corpusCounts, loadCsvCorpus } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
+import { UsageError, embedderOption, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, mergeRuns, meta, readPrevious, writeAtomic } from "./results.js";
 
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 /** A file-name-safe corpus name. */
 export function corpusSlug(name: string): string {
@@ -21,27 +22,23 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const episodes = values.episodes as string | undefined;
   const probes = values.probes as string | undefined;
   if (!episodes || !probes) {
-    const { UsageError } = await import("./cli.js");
     throw new UsageError("corpus needs --episodes FILE and --probes FILE (see the README section \"Your own journal corpus\")");
   }
-  const embedderName = (values.embedder as string | undefined) ?? "hashing";
-  if (!embedderNames().includes(embedderName)) throw new Error(`unknown embedder "${embedderName}"; known: ${embedderNames().join(", ")}`);
+  const embedderName = embedderOption(values.embedder);
+  const seed = intOption(values.seed, "seed", DEFAULT_SEED);
+  const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
   const corpus = await loadCsvCorpus(resolve(episodes), resolve(probes), {
     ...(values.name ? { name: values.name as string } : {}),
     ...(values.now ? { now: values.now as string } : {}),
   });
   for (const w of corpus.warnings) process.stderr.write(`warning: ${w}\n`);
-  const seed = values.seed !== undefined ? Number(values.seed) : DEFAULT_SEED;
-  const samples = values.samples !== undefined ? Number(values.samples) : DEFAULT_SAMPLES;
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got "${values.seed}"`);
-  if (!Number.isSafeInteger(samples) || samples < 1) throw new Error(`--samples must be a positive integer, got "${values.samples}"`);
   const out = resolve((values.out as string | undefined) ?? "results");
   const embedder = await createEmbedder(embedderName, { modelDir: process.env.PERSODE_MODEL_DIR, offline: process.env.PERSODE_OFFLINE === "1" });
   const slug = corpusSlug(corpus.name);
   const t0 = performance.now();
-  // The label also names runEpisodic's bootstrap streams (`${seed}/${label}/…`): Exp. 6's label keeps the
-  // protocol identical, so EpiRec converted to CSV reproduces Exp. 6's CIs, not only its means and rankings.
-  const r = await runEpisodic(corpus, embedder, { seed, samples }, "exp6");
+  // runEpisodic seeds its bootstrap streams independently of the display label, so EpiRec converted
+  // to CSV reproduces Exp. 6's CIs too, not only its means and rankings.
+  const r = await runEpisodic(corpus, embedder, { seed, samples }, `corpus ${corpus.name}`);
   await embedder.dispose?.();
 
   const file = `corpus_${slug}.json`;
@@ -58,7 +55,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   await writeAtomic(
     path,
     formatJson({
-      benchmark: { name: corpus.name, source: corpus.source, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
+      benchmark: { name: corpus.name, files: { episodes: basename(episodes), probes: basename(probes) }, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
       protocol: { note: "the Exp. 6 (EpiRec) protocol: one store per persona, analyzer E, every registered strategy; authored labels never enter retrieval", ...EPISODIC_PROTOCOL },
       bootstrap: { samples, seed, unit: "probe", method: "percentile" },
       runs,

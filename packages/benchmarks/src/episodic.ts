@@ -30,6 +30,8 @@ export interface EpisodicRun {
  * retrieval), C = 0.5, created_at = episode time, now = the corpus reference_now; each probe targets
  * its own episode. Metrics per probe type (rounded 3), reflective recall@3 by intensity band, the
  * gate's firing fraction on reflective probes, bootstrap CIs, full rankings and official reports.
+ * `label` names the progress bar only: the bootstrap streams depend on the seed, embedder and group,
+ * so any corpus with EpiRec's content gets exactly Exp. 6's numbers.
  */
 export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, spec: BootstrapSpec, label: string): Promise<EpisodicRun> {
   const analyzer = new LexiconAnalyzer();
@@ -111,7 +113,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const ci95 = strats.map(() => ({}) as Record<string, [number, number]>);
   const paired = strats.map(() => ({}) as Record<string, { diff: number; ci95: [number, number] }>);
   for (const [g, idx] of groups) {
-    const u = strategyUncertainty(strats.map((s, si) => ({ key: s.key, values: groupArrays(perStrategy[si]!, idx) })), spec, `${label}/${embedder.name}/${g}`, 3);
+    const u = strategyUncertainty(strats.map((s, si) => ({ key: s.key, values: groupArrays(perStrategy[si]!, idx) })), spec, `episodic/${embedder.name}/${g}`, 3);
     strats.forEach((s, si) => {
       const su = u.get(s.key)!;
       for (const [k, v] of Object.entries(su.ci95)) ci95[si]![`${g}.${k}`] = v;

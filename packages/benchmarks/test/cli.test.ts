@@ -1,0 +1,352 @@
+// `pnpm bench` as users run it: the built CLI (dist/cli.js) spawned as a child process. Usage
+// errors exit 2 with a message, results files carry seed, version, embedder and the data sha256,
+// and `epirec-eval` reproduces the official reports and refuses malformed rankings (exit 1, line
+// number, no output file). Datasets come offline from PERSODE_DATA_MIRROR or the user cache.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EPIREC, LOCOMO } from "@persode/datasets";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  EPIREC_FIXTURES,
+  SLUGS,
+  STRATEGY_KEYS,
+  compareToReference,
+  firstLineDifference,
+  listFiles,
+  pinnedDataEnv,
+  referenceJson,
+  spawnCli,
+  type CliRun,
+} from "./bench-helpers.js";
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
+
+let root: string;
+let env: Record<string, string>;
+let n = 0;
+
+/** A fresh folder under this suite's temp root. */
+function freshDir(label: string): string {
+  return join(root, `${label}-${++n}`);
+}
+
+function bench(argv: string[]): CliRun {
+  return spawnCli(argv, env, root);
+}
+
+function json(path: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "persode-cli-test-"));
+  env = await pinnedDataEnv(join(root, "cache"));
+});
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("usage errors exit 2 with a message; --help exits 0", () => {
+  it("--help prints the usage with every target and option", () => {
+    const r = bench(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage: pnpm bench <target> [options]");
+    for (const word of ["all", "exp1", "exp5", "locomo", "exp6", "epirec", "epirec-eval", "corpus", "--embedder", "--out", "--seed", "--samples"]) {
+      expect(r.stdout).toContain(word);
+    }
+  });
+
+  it("an unknown target lists the known targets", () => {
+    const r = bench(["exp9"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown target "exp9"');
+    for (const t of ["all", "exp1", "exp2", "exp3", "exp4", "exp5", "exp6", "epirec-eval", "corpus"]) expect(r.stderr).toContain(t);
+  });
+
+  it("no target, or two targets", () => {
+    expect(bench([]).code).toBe(2);
+    const two = bench(["exp1", "exp2"]);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain("one target expected");
+  });
+
+  it("an unknown option", () => {
+    const r = bench(["exp1", "--frobnicate", "3"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--frobnicate");
+    expect(r.stderr).toContain("Usage:");
+  });
+
+  for (const bad of ["abc", "1.5", "-3", "", "99999999999999999999"]) {
+    it(`--seed=${JSON.stringify(bad)}`, () => {
+      const out = freshDir("bad-seed");
+      const r = bench(["exp1", `--seed=${bad}`, "--out", out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("--seed");
+      expect(listFiles(out)).toEqual([]);
+    });
+  }
+
+  it("--samples 0", () => {
+    const r = bench(["exp5", "--samples", "0", "--out", freshDir("bad-samples")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--samples");
+  });
+
+  it("an unknown embedder names the known ones and writes nothing", () => {
+    const out = freshDir("nosuch");
+    const r = bench(["exp6", "--embedder", "nosuch", "--out", out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown embedder "nosuch"');
+    expect(r.stderr).toContain("hashing");
+    expect(listFiles(out)).toEqual([]);
+  });
+
+  it("epirec-eval without --rankings or --output", () => {
+    const r = bench(["epirec-eval", "--output", join(root, "never.json")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--rankings");
+  });
+});
+
+describe("exp1 --out DIR", () => {
+  it("writes exp1_forgetting_curve.json with meta (seed, version) and the reference's values", () => {
+    const out = freshDir("exp1");
+    const r = bench(["exp1", "--out", out]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(listFiles(out)).toEqual(["exp1_forgetting_curve.json", "timings.json"]);
+    const file = json(join(out, "exp1_forgetting_curve.json"));
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: [], generated_by: "pnpm bench exp1" });
+    expect(Object.keys(file).at(-1)).toBe("meta");
+    expect(compareToReference(referenceJson("exp1_forgetting_curve"), file).mismatches).toEqual([]);
+    expect(r.stdout).toContain("Exp. 1");
+    expect(r.stdout).toContain(`results written to ${out}`);
+  });
+
+  it("records the --seed it was given", () => {
+    const out = freshDir("exp1-seed");
+    expect(bench(["exp1", "--seed", "42", "--out", out]).code).toBe(0);
+    expect((json(join(out, "exp1_forgetting_curve.json")).meta as { seed: number }).seed).toBe(42);
+  });
+
+  it("defaults to ./results in the working directory", () => {
+    const cwd = freshDir("cwd");
+    mkdirSync(cwd);
+    const r = spawnCli(["forgetting"], env, cwd);
+    expect(r.code).toBe(0);
+    expect(listFiles(cwd)).toEqual(["results/exp1_forgetting_curve.json", "results/timings.json"]);
+  });
+});
+
+describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
+  let out: string;
+  let run: CliRun;
+
+  beforeAll(() => {
+    out = freshDir("exp5");
+    run = bench(["exp5", "--out", out]);
+  });
+
+  it("exits 0 and writes the results file, five rankings files and timings.json", () => {
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(listFiles(out)).toEqual([
+      "exp5_locomo.json",
+      ...SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
+      "timings.json",
+    ]);
+  });
+
+  it("records dataset sha256, bootstrap seed and samples, embedder and version", () => {
+    const file = json(join(out, "exp5_locomo.json"));
+    expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(LOCOMO.sha256);
+    expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "question", method: "percentile" });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5" });
+    expect(Object.keys(file)).toEqual(["benchmark", "protocol", "bootstrap", "runs", "meta"]);
+  });
+
+  it("matches the reference's hashing run in the written file", () => {
+    const ref = referenceJson("exp5_locomo");
+    const file = json(join(out, "exp5_locomo.json"));
+    expect(Object.keys(file.runs as object)).toEqual(["hashing"]);
+    const r = compareToReference({ ...ref, runs: { hashing: (ref.runs as Record<string, unknown>).hashing } }, file);
+    expect(r.mismatches).toEqual([]);
+    expect(r.compared).toBeGreaterThan(90);
+  });
+
+  it("adds CIs to every strategy and paired differences to all but similarity-only", () => {
+    const strategies = ((json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>).hashing!).strategies;
+    expect(Object.keys(strategies)).toEqual([...STRATEGY_KEYS]);
+    const metrics = ["evidence_recall@5", "evidence_recall@10", "hit@5", "hit@10", "mrr"];
+    for (const [key, s] of Object.entries(strategies)) {
+      const ci = s.ci95 as Record<string, [number, number]>;
+      expect(Object.keys(ci)).toEqual(metrics);
+      for (const m of metrics) {
+        expect(ci[m]![0]).toBeLessThanOrEqual(s[m] as number);
+        expect(ci[m]![1]).toBeGreaterThanOrEqual(s[m] as number);
+      }
+      if (key === "similarity-only") expect(s.paired_vs_similarity).toBeUndefined();
+      else expect(Object.keys(s.paired_vs_similarity as object)).toEqual(metrics);
+    }
+  });
+
+  it("writes one ranking line per included question", () => {
+    for (const s of SLUGS) {
+      const lines = readFileSync(join(out, "exp5_locomo_rankings", `hashing_${s}.jsonl`), "utf8").split("\n");
+      expect(lines.at(-1)).toBe("");
+      expect(lines).toHaveLength(1536);
+      const first = JSON.parse(lines[0]!) as Record<string, unknown>;
+      expect(Object.keys(first)).toEqual(["sample_id", "qa_index", "category", "gold", "ranked_dia_ids"]);
+    }
+  });
+
+  it("prints the summary table and the timings", () => {
+    expect(run.stdout).toContain("Exp. 5");
+    for (const k of STRATEGY_KEYS) expect(run.stdout).toContain(`${k} [hashing]`);
+    const t = json(join(out, "timings.json"));
+    expect(t["exp5/hashing"]).toMatchObject({ questions: 1535, rankings: 1535 * 5 });
+  });
+});
+
+describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
+  let out: string;
+  let run: CliRun;
+
+  beforeAll(() => {
+    out = freshDir("exp6");
+    run = bench(["epirec", "--out", out]);
+  });
+
+  it("writes the results file, 5 rankings JSONL, 5 official reports and timings.json", () => {
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(listFiles(out)).toEqual([
+      "exp6_epirec.json",
+      ...SLUGS.flatMap((s) => [`exp6_epirec_rankings/hashing_${s}.jsonl`, `exp6_epirec_rankings/hashing_${s}.official.json`]).sort(),
+      "timings.json",
+    ]);
+  });
+
+  it("prints the summary table with every strategy", () => {
+    expect(run.stdout).toContain("Exp. 6 — EpiRec v1.0");
+    for (const k of STRATEGY_KEYS) expect(run.stdout).toMatch(new RegExp(`${k.replace(/[()]/g, "\\$&")} \\[hashing\\]\\s+recall@3 \\d`));
+    expect(run.stdout).toContain(`results written to ${out}`);
+  });
+
+  it("records dataset sha256, bootstrap, embedder, seed and version, and matches the reference", () => {
+    const file = json(join(out, "exp6_epirec.json"));
+    expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(EPIREC.sha256);
+    expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "probe", method: "percentile" });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec" });
+    const ref = referenceJson("exp6_epirec");
+    const r = compareToReference({ ...ref, runs: { hashing: (ref.runs as Record<string, unknown>).hashing } }, file);
+    expect(r.mismatches).toEqual([]);
+    expect(r.compared).toBeGreaterThan(120);
+  });
+
+  it("writes rankings and official reports byte-identical to the reference", () => {
+    for (const s of SLUGS) {
+      for (const ext of [".jsonl", ".official.json"]) {
+        const ours = readFileSync(join(out, "exp6_epirec_rankings", `hashing_${s}${ext}`), "utf8");
+        expect(firstLineDifference(ours, readFileSync(join(EPIREC_FIXTURES, `hashing_${s}${ext}`), "utf8")), `hashing_${s}${ext}`).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe("epirec-eval (needs the pinned EpiRec file)", () => {
+  for (const s of SLUGS) {
+    it(`reproduces the reference report of ${s} byte for byte`, () => {
+      const output = join(freshDir("eval"), "report.json");
+      const r = bench(["epirec-eval", "--rankings", join(EPIREC_FIXTURES, `hashing_${s}.jsonl`), "--output", output]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("504 probes evaluated");
+      expect(firstLineDifference(readFileSync(output, "utf8"), readFileSync(join(EPIREC_FIXTURES, `hashing_${s}.official.json`), "utf8"))).toBeUndefined();
+    });
+  }
+
+  const reference = () => readFileSync(join(EPIREC_FIXTURES, "hashing_similarity-only.jsonl"), "utf8").split("\n").slice(0, -1);
+  const record = (line: string) => JSON.parse(line) as { persona_id: string; probe_id: string; ranked_episode_ids: string[] };
+  const cases: { name: string; edit: (lines: string[]) => void; line?: number; says: string[] }[] = [
+    {
+      name: "a duplicate probe",
+      edit: (lines) => lines.splice(7, 0, lines[2]!),
+      line: 8,
+      says: ["duplicate probe", "line 3"],
+    },
+    {
+      name: "a missing probe",
+      edit: (lines) => lines.splice(40, 1),
+      says: ["1 of 504 probes have no ranking", `"${record(reference()[40]!).probe_id}"`],
+    },
+    {
+      name: "a foreign episode id",
+      edit: (lines) => {
+        const a = record(lines[5]!);
+        const other = record(lines.find((l) => record(l).persona_id !== a.persona_id)!);
+        a.ranked_episode_ids[4] = other.ranked_episode_ids[0]!;
+        lines[5] = JSON.stringify(a);
+      },
+      line: 6,
+      says: ["is not an episode of persona", "it is an episode of persona"],
+    },
+    {
+      name: "a ranking that repeats an episode",
+      edit: (lines) => {
+        const a = record(lines[99]!);
+        a.ranked_episode_ids[13] = a.ranked_episode_ids[0]!;
+        lines[99] = JSON.stringify(a);
+      },
+      line: 100,
+      says: ["repeats ranked_episode_ids[0]"],
+    },
+    {
+      name: "a ranking that leaves an episode out",
+      edit: (lines) => {
+        const a = record(lines[200]!);
+        a.ranked_episode_ids.pop();
+        lines[200] = JSON.stringify(a);
+      },
+      line: 201,
+      says: ["has 13 ids", "missing"],
+    },
+    {
+      name: "a line that is not JSON",
+      edit: (lines) => (lines[300] = lines[300]!.slice(0, 50)),
+      line: 301,
+      says: ["malformed JSON"],
+    },
+  ];
+
+  for (const c of cases) {
+    it(`rejects ${c.name}: exit 1, ${c.line ? `line ${c.line} named` : "the probe named"}, no output file`, () => {
+      const dir = freshDir("bad-eval");
+      const lines = reference();
+      c.edit(lines);
+      const input = join(root, `bad-${n}.jsonl`);
+      writeFileSync(input, lines.join("\n") + "\n");
+      const output = join(dir, "report.json");
+      const r = bench(["epirec-eval", "--rankings", input, "--output", output]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      if (c.line !== undefined) expect(r.stderr).toContain(`${input}:${c.line}: `);
+      else expect(r.stderr).toContain(`${input}: `);
+      for (const s of c.says) expect(r.stderr).toContain(s);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+      expect(listFiles(dir)).toEqual([]);
+    });
+  }
+
+  it("a missing rankings file exits 1 naming it", () => {
+    const dir = freshDir("no-file");
+    const r = bench(["epirec-eval", "--rankings", join(root, "does-not-exist.jsonl"), "--output", join(dir, "x.json")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("does-not-exist.jsonl");
+    expect(listFiles(dir)).toEqual([]);
+  });
+});

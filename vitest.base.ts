@@ -1,0 +1,18 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * The vitest configuration every package shares: tests under test/, a generous per-test timeout
+ * (the suite runs on 2-core CI machines), and a JSON report that scripts/test-summary.mjs sums
+ * into the suite's closing line.
+ */
+export function packageTestConfig() {
+  return defineConfig({
+    test: {
+      include: ["test/**/*.test.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+      reporters: ["default", "json"],
+      outputFile: { json: "./.vitest-results.json" },
+    },
+  });
+}
