@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+/**
+ * `pnpm report [--results DIR] [--readme FILE | --no-readme] [--check]`: re-render figures, manifest,
+ * report and README section from existing results (never recomputes an experiment); with --check,
+ * verify instead of writing and exit 1 naming whatever drifted.
+ */
+import { existsSync } from "node:fs";
+import { checkAll, renderAll } from "./render-all.js";
+
+const USAGE = "usage: pnpm report [--results DIR] [--readme FILE | --no-readme] [--check]";
+
+interface Args {
+  results: string;
+  readme: string | undefined;
+  check: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { results: "results", readme: "README.md", check: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith("--")) throw new Error(`${a} needs a value\n${USAGE}`);
+      return v;
+    };
+    if (a === "--results") args.results = value();
+    else if (a === "--readme") args.readme = value();
+    else if (a === "--no-readme") args.readme = undefined;
+    else if (a === "--check") args.check = true;
+    else if (a === "--help" || a === "-h") {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown argument ${JSON.stringify(a)}\n${USAGE}`);
+  }
+  return args;
+}
+
+async function main(): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error((err as Error).message);
+    return 2;
+  }
+  if (!existsSync(args.results)) {
+    console.error(`results directory ${args.results} does not exist — run \`pnpm bench all\` first, or pass --results DIR`);
+    return 1;
+  }
+  if (args.check) {
+    const r = await checkAll({ resultsDir: args.results, ...(args.readme ? { readmePath: args.readme } : {}) });
+    if (r.ok) {
+      console.log(`report check: ${args.results}${args.readme ? ` and ${args.readme}` : ""} agree with the results`);
+      return 0;
+    }
+    console.error(`report check failed (${r.problems.length} problem${r.problems.length === 1 ? "" : "s"}):`);
+    for (const p of r.problems) console.error(`- ${p}`);
+    return 1;
+  }
+  const s = await renderAll({ resultsDir: args.results, ...(args.readme ? { readmePath: args.readme } : {}) });
+  const figures = s.files.filter((f) => f.endsWith(".svg")).length;
+  console.log(
+    `report: ${s.experiments.join(", ")} → ${figures} figures, ${s.manifestPath}, ${s.reportPath}` +
+      (s.readmePath ? `, ${s.readmePath} ${s.readmeChanged ? "updated" : "unchanged"}` : "") +
+      ` (figures ${s.timings.figuresMs} ms, total ${s.timings.totalMs} ms)`,
+  );
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`report failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,44 @@
+/**
+ * The report model: every section built from the results present, plus the manifest of every
+ * value those sections state. README, HTML report and manifest all derive from this one pass.
+ */
+import type { Section } from "./content.js";
+import { ManifestRecorder, type Manifest } from "./manifest.js";
+import { EXPERIMENTS, RESULT_FILES, type Experiment, type ResultDoc, type ResultSet } from "./results.js";
+import { exp1Section } from "./sections/exp1.js";
+import { exp2Section } from "./sections/exp2.js";
+import { exp3Section } from "./sections/exp3.js";
+import { exp4Section } from "./sections/exp4.js";
+import { exp5Section } from "./sections/exp5.js";
+import { exp6Section } from "./sections/exp6.js";
+
+/** Sections in experiment order and the manifest of their stated values. */
+export interface ReportModel {
+  sections: Section[];
+  manifest: Manifest;
+}
+
+const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc, rec: ManifestRecorder) => Section>> = {
+  exp1: exp1Section,
+  exp2: exp2Section,
+  exp3: exp3Section,
+  exp4: exp4Section,
+  exp5: exp5Section,
+  exp6: exp6Section,
+};
+
+/** Build every section for the experiments present in `set`, recording the manifest as it goes. */
+export function buildReportModel(set: ResultSet): ReportModel {
+  const rec = new ManifestRecorder();
+  const sections: Section[] = [];
+  for (const e of EXPERIMENTS) {
+    const doc = set.docs[e];
+    if (doc) sections.push(BUILDERS[e](doc, rec));
+  }
+  return { sections, manifest: rec.manifest(EXPERIMENTS.map((e) => RESULT_FILES[e])) };
+}
+
+/** The regression manifest for the results in `set` (every number and fact the README states). */
+export function buildManifest(set: ResultSet): Manifest {
+  return buildReportModel(set).manifest;
+}

@@ -1,0 +1,156 @@
+/**
+ * Orchestration: read the results present, build the report model and figure specs, render SVG/PNG,
+ * and write results/figures/*, results/manifest.json, results/report.html and (optionally) the README
+ * section — or, in check mode, verify all of it against what is on disk without writing.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { buildFigureSpecs } from "./figures/index.js";
+import { checkCostClaims, checkHtmlHonesty, checkReadmeHonesty } from "./honesty.js";
+import { renderReportHtml, type RenderedFigure } from "./html.js";
+import { compareManifests, parseManifest, reresolveEntries, serializeManifest, type Manifest } from "./manifest.js";
+import { checkReadme, renderReadmeSection, spliceReadme, type MarkdownOptions } from "./markdown.js";
+import { buildReportModel } from "./model.js";
+import { DEFAULT_FONT_FILES, renderSvg, requireFonts, scopeSvgIds, svgToPngAsync } from "./render.js";
+import { presentExperiments, readResults, type Experiment, type ResultSet } from "./results.js";
+
+/** Options of renderAll and checkAll. */
+export interface RenderOptions {
+  /** Directory holding the results files; outputs go to it (figures/, manifest.json, report.html). */
+  resultsDir: string;
+  /** README whose generated section to write (renderAll) or verify (checkAll); omitted = leave README alone. */
+  readmePath?: string;
+  /** Font files for PNG rendering (default: DejaVu Sans from fonts-dejavu-core). */
+  fontFiles?: readonly string[];
+}
+
+/** What renderAll produced. */
+export interface RenderSummary {
+  experiments: Experiment[];
+  /** Every file written, relative to the results directory. */
+  files: string[];
+  manifestPath: string;
+  reportPath: string;
+  readmePath?: string;
+  readmeChanged: boolean;
+  /** Wall-clock milliseconds: figure rendering and the whole call (informational, never asserted). */
+  timings: { figuresMs: number; totalMs: number };
+}
+
+/** Outcome of checkAll: ok when nothing drifted. */
+export interface CheckSummary {
+  ok: boolean;
+  problems: string[];
+}
+
+/** Outputs computed in memory, keyed by path relative to the results directory. */
+interface Outputs {
+  set: ResultSet;
+  model: ReturnType<typeof buildReportModel>;
+  files: Map<string, string | Buffer>;
+  figuresMs: number;
+}
+
+function posix(p: string): string {
+  return p.split(sep).join("/");
+}
+
+/** README link targets for a results directory, relative to the README's folder. */
+export function markdownOptions(resultsDir: string, readmePath: string): MarkdownOptions {
+  let rel = posix(relative(dirname(resolve(readmePath)), resolve(resultsDir)));
+  if (rel === "") rel = ".";
+  return { figuresHref: `${rel}/figures`, reportHref: `${rel}/report.html` };
+}
+
+async function computeOutputs(resultsDir: string, fontFiles: readonly string[], manifestOverride?: Manifest): Promise<Outputs> {
+  const set = readResults(resultsDir);
+  if (presentExperiments(set).length === 0) throw new Error(`no results files in ${resultsDir} — run \`pnpm bench all\` first`);
+  const model = buildReportModel(set);
+  const manifest = manifestOverride ?? model.manifest;
+  const fonts = requireFonts(fontFiles);
+  const files = new Map<string, string | Buffer>();
+  const t0 = performance.now();
+  const rendered: RenderedFigure[] = [];
+  const pngs: Array<Promise<Buffer>> = [];
+  for (const figure of buildFigureSpecs(set)) {
+    const svg = scopeSvgIds(await renderSvg(figure.spec, figure.id), figure.id);
+    rendered.push({ figure, svg });
+    files.set(`figures/${figure.id}.vl.json`, JSON.stringify(figure.spec, null, 2) + "\n");
+    files.set(`figures/${figure.id}.svg`, svg.endsWith("\n") ? svg : svg + "\n");
+    pngs.push(svgToPngAsync(svg, fonts));
+  }
+  const rasters = await Promise.all(pngs);
+  rendered.forEach((r, i) => files.set(`figures/${r.figure.id}.png`, rasters[i]!));
+  const figuresMs = performance.now() - t0;
+  files.set("manifest.json", serializeManifest(model.manifest));
+  files.set("report.html", renderReportHtml(model.sections, manifest, rendered, set));
+  return { set, model, files, figuresMs };
+}
+
+function writeAtomic(path: string, data: string | Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+}
+
+/**
+ * Render everything from the results in `resultsDir`: figures (Vega-Lite JSON, SVG, PNG), the
+ * manifest, the HTML report and, when `readmePath` is given, the README's generated section
+ * (creating the README with a `## Results` heading and the markers when it does not exist).
+ */
+export async function renderAll(opts: RenderOptions): Promise<RenderSummary> {
+  const t0 = performance.now();
+  const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES);
+  let readme: { path: string; text: string; changed: boolean } | undefined;
+  if (opts.readmePath) {
+    const before = existsSync(opts.readmePath) ? readFileSync(opts.readmePath, "utf8") : undefined;
+    const section = renderReadmeSection(out.model.sections, out.model.manifest, markdownOptions(opts.resultsDir, opts.readmePath));
+    const text = spliceReadme(before, section, opts.readmePath);
+    readme = { path: opts.readmePath, text, changed: text !== before };
+  }
+  for (const [rel, data] of out.files) writeAtomic(join(opts.resultsDir, rel), data);
+  if (readme?.changed) writeAtomic(readme.path, readme.text);
+  return {
+    experiments: presentExperiments(out.set),
+    files: [...out.files.keys()],
+    manifestPath: join(opts.resultsDir, "manifest.json"),
+    reportPath: join(opts.resultsDir, "report.html"),
+    ...(readme ? { readmePath: readme.path } : {}),
+    readmeChanged: readme?.changed ?? false,
+    timings: { figuresMs: Math.round(out.figuresMs), totalMs: Math.round(performance.now() - t0) },
+  };
+}
+
+/**
+ * Verify without writing: the committed manifest against a recomputation from the results files,
+ * the README's generated section and cost statements against the manifest, the report's cost
+ * statements, and every generated file against a fresh in-memory render.
+ */
+export async function checkAll(opts: RenderOptions): Promise<CheckSummary> {
+  const problems: string[] = [];
+  const manifestPath = join(opts.resultsDir, "manifest.json");
+  if (!existsSync(manifestPath)) return { ok: false, problems: [`${manifestPath} does not exist — run \`pnpm report\` (or \`pnpm bench all\`) to create it`] };
+  const committed = parseManifest(readFileSync(manifestPath, "utf8"), manifestPath);
+  const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES, committed);
+  problems.push(...compareManifests(committed, out.model.manifest), ...reresolveEntries(committed, out.set));
+  problems.push(...checkCostClaims(out.model.sections, committed));
+  const mdOpts = opts.readmePath ? markdownOptions(opts.resultsDir, opts.readmePath) : { figuresHref: "results/figures", reportHref: "results/report.html" };
+  if (opts.readmePath) {
+    if (!existsSync(opts.readmePath)) problems.push(`${opts.readmePath} does not exist — run \`pnpm report\` to create its results section`);
+    else {
+      const readme = readFileSync(opts.readmePath, "utf8");
+      problems.push(...checkReadmeHonesty(readme, out.model.sections, committed, mdOpts, opts.readmePath));
+      problems.push(...checkReadme(readme, out.model.sections, committed, mdOpts, opts.readmePath));
+    }
+  }
+  const reportPath = join(opts.resultsDir, "report.html");
+  if (existsSync(reportPath)) problems.push(...checkHtmlHonesty(readFileSync(reportPath, "utf8"), out.model.sections, committed, mdOpts, reportPath));
+  for (const [rel, data] of out.files) {
+    const path = join(opts.resultsDir, rel);
+    if (rel === "manifest.json") continue; // compared entry by entry above, with tolerances
+    if (!existsSync(path)) problems.push(`${path} is missing — run \`pnpm report\``);
+    else if (!readFileSync(path).equals(typeof data === "string" ? Buffer.from(data, "utf8") : data)) problems.push(`${path} is out of date with the results — run \`pnpm report\``);
+  }
+  return { ok: problems.length === 0, problems };
+}
