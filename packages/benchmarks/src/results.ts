@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeFileAtomic } from "@persode/core";
 
 /** Package identity recorded in every results file. */
 export const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
@@ -10,18 +10,8 @@ export const DEFAULT_SEED = 20260713;
 /** Resamples of the harness's own bootstrap CIs. */
 export const DEFAULT_SAMPLES = 2000;
 
-/** Write a file atomically: a temp file in the same folder, then rename. Never leaves a partial file. */
-export async function writeAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  try {
-    await writeFile(tmp, content, "utf8");
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
-}
+/** Write a results file atomically (temp file + rename): never a partial file. */
+export const writeAtomic = writeFileAtomic;
 
 /** Serialize a results object: two-space indent, trailing newline (byte-stable). */
 export function formatJson(obj: unknown): string {

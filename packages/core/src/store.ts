@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeFileAtomic } from "./atomic-write.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { blasNorm } from "./embedders/blas-dot.js";
 import { HashingEmbedder } from "./embedders/hashing.js";
@@ -72,6 +72,7 @@ export class MemoryStore {
   private created: Float64Array;
   private capacity = 0;
   private nextId = 1;
+  private readonly ids = new Set<string>();
 
   constructor(opts: MemoryStoreOptions = {}) {
     this.embedder = opts.embedder ?? new HashingEmbedder();
@@ -79,6 +80,7 @@ export class MemoryStore {
     this.weights = Object.freeze({ ...validateWeights(opts.weights ?? DEFAULT_WEIGHTS) });
     this.gamma = validateProtection(opts.gamma ?? DEFAULT_PROTECTION);
     this.lambda = requireFinite(opts.lambda ?? DECAY_RATE_PER_DAY, "decay rate λ");
+    if (this.lambda < 0) throw new RangeError(`decay rate λ must be ≥ 0, got ${this.lambda}`);
     this.vectors = new Float64Array(0);
     this.norms = this.E = this.C = this.created = new Float64Array(0);
   }
@@ -105,8 +107,10 @@ export class MemoryStore {
     if (embedding.length !== this.embedder.dim) {
       throw new RangeError(`MemoryStore: embedding has ${embedding.length} dimensions, the embedder "${this.embedder.id}" has ${this.embedder.dim}`);
     }
+    // Automatic ids skip ids already taken explicitly (an explicit "m2" must not collide with the 2nd auto id).
+    if (init.id == null) while (this.ids.has(`m${this.nextId}`)) this.nextId++;
     const id = init.id ?? `m${this.nextId}`;
-    if (this.mems.some((m) => m.id === id)) throw new Error(`MemoryStore: a memory with id "${id}" already exists`);
+    if (this.ids.has(id)) throw new Error(`MemoryStore: a memory with id "${id}" already exists`);
     const m = new Memory(init, id);
     this.nextId++;
     this.ensureCapacity(this.mems.length + 1);
@@ -118,6 +122,7 @@ export class MemoryStore {
     this.C[i] = m.contextualRelevance;
     this.created[i] = m.createdAtMs;
     this.mems.push(m);
+    this.ids.add(id);
     return m;
   }
 
@@ -237,16 +242,7 @@ export class MemoryStore {
 
   /** Save atomically (temp file + rename): a failed save never clobbers the previous file. */
   async save(path: string): Promise<void> {
-    const json = JSON.stringify(this.toJSON());
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-    try {
-      await writeFile(tmp, json, "utf8");
-      await rename(tmp, path);
-    } catch (e) {
-      await rm(tmp, { force: true });
-      throw e;
-    }
+    await writeFileAtomic(path, JSON.stringify(this.toJSON()));
   }
 
   /** Rebuild a store from `toJSON()` output; errors name the bad path. */
@@ -261,13 +257,23 @@ export class MemoryStore {
     if (saved?.id !== embedder.id) {
       throw new Error(`${src}: saved with embedder "${String(saved?.id)}" but loading with "${embedder.id}"; pass the matching embedder`);
     }
-    const store = new MemoryStore({
-      embedder,
-      alpha: o.alpha as number,
-      weights: o.weights as ScoringWeights,
-      gamma: o.gamma as number,
-      lambda: o.lambda as number,
-    });
+    // The saved parameters are required: a missing one must not silently become a default.
+    for (const k of ["alpha", "gamma", "lambda"]) {
+      if (typeof o[k] !== "number" || !Number.isFinite(o[k])) throw new TypeError(`${src}: ${k}: expected a finite number, got ${describe(o[k])}`);
+    }
+    if (o.weights === null || typeof o.weights !== "object") throw new TypeError(`${src}: weights: expected an object {emotion, recall, context}, got ${describe(o.weights)}`);
+    let store: MemoryStore;
+    try {
+      store = new MemoryStore({
+        embedder,
+        alpha: o.alpha as number,
+        weights: o.weights as ScoringWeights,
+        gamma: o.gamma as number,
+        lambda: o.lambda as number,
+      });
+    } catch (e) {
+      throw new RangeError(`${src}: invalid store parameters: ${(e as Error).message}`);
+    }
     if (!Array.isArray(o.memories)) throw new TypeError(`${src}: memories must be an array`);
     o.memories.forEach((mj: unknown, i: number) => {
       const where = `${src}: memories[${i}]`;
@@ -276,8 +282,8 @@ export class MemoryStore {
       if (!Array.isArray(emb) || emb.length !== embedder.dim || emb.some((x) => typeof x !== "number" || !Number.isFinite(x))) {
         throw new TypeError(`${where}.embedding: expected ${embedder.dim} finite numbers`);
       }
-      const added = store.addEmbedded({ id: m.id, text: m.text, event: m.event, emotion: m.emotion, hashtags: [...m.hashtags], emotionalIntensity: m.emotionalIntensity, contextualRelevance: m.contextualRelevance, recallCount: m.recallCount, createdAt: m.createdAtMs, lastRecalled: m.lastRecalledMs }, emb as number[]);
-      void added;
+      if (store.ids.has(m.id)) throw new Error(`${where}.id: duplicate memory id "${m.id}"`);
+      store.addEmbedded({ id: m.id, text: m.text, event: m.event, emotion: m.emotion, hashtags: [...m.hashtags], emotionalIntensity: m.emotionalIntensity, contextualRelevance: m.contextualRelevance, recallCount: m.recallCount, createdAt: m.createdAtMs, lastRecalled: m.lastRecalledMs }, emb as number[]);
     });
     return store;
   }

@@ -1,5 +1,7 @@
-/** Milliseconds in one day (SPEC: a day is 86 400 s). */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from "@persode/core";
+
+/** Milliseconds in one day (SPEC: a day is 86 400 s); the same constant as @persode/core's. */
+export { DAY_MS };
 
 const MONTHS = [
   "january", "february", "march", "april", "may", "june",

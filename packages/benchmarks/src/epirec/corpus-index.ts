@@ -1,3 +1,5 @@
+import { DAY_MS } from "@persode/core";
+
 /**
  * The slice of an episodic corpus the EpiRec official evaluator reads, indexed for
  * lookup: who owns each probe and episode, each probe's target episode, probe type,
@@ -47,7 +49,6 @@ export interface CorpusIndex {
   episodeOwner: ReadonlyMap<string, string>;
 }
 
-const DAY_MS = 86_400_000;
 
 /** Age bucket from ages in milliseconds: ≤ 6 days "short", > 30 days "long", else "medium". */
 export function ageBucket(ageMs: number): AgeBucket {

@@ -1,5 +1,5 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../atomic-write.js";
+import { join } from "node:path";
 import { encodeOnnxModel, OnnxType, type OnnxInitializer, type OnnxNode } from "./onnx-writer.js";
 
 /**
@@ -235,10 +235,7 @@ export async function writeTinyBertModel(rootDir: string, options: TinyBertOptio
   const files = tinyBertFiles(options);
   for (const [rel, bytes] of files) {
     const target = join(modelDir, rel);
-    await mkdir(dirname(target), { recursive: true });
-    const tmp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, target);
+    await writeFileAtomic(target, bytes);
   }
   const config = JSON.parse(new TextDecoder().decode(files.get("config.json"))) as { hidden_size: number; vocab_size: number };
   return { modelId, modelDir, hiddenSize: config.hidden_size, vocabSize: config.vocab_size };
