@@ -9,7 +9,7 @@ import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
 import type { ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
-import { UsageError, embedderOption, intOption } from "./options.js";
+import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, readPrevious, writeAtomic } from "./results.js";
 
 const USAGE = `Usage: pnpm bench <target> [options]
@@ -22,6 +22,7 @@ ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEn
 
 Options:
   --embedder NAME     ${embedderNames().join(" | ")} (default hashing)
+  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES})
@@ -56,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
         now: { type: "string" },
         name: { type: "string" },
         plugin: { type: "string", multiple: true },
+        model: { type: "string" },
+        dtype: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -82,12 +85,11 @@ export async function main(argv: string[]): Promise<number> {
     const embedderName = embedderOption(values.embedder);
     const out = resolve(values.out ?? "results");
     const env = process.env;
-    const offline = env.PERSODE_OFFLINE === "1" || env.PERSODE_OFFLINE === "true";
     let built: Embedder | undefined;
     const ctx: ExperimentContext = {
       out,
       embedderName,
-      embedder: once(async () => (built = await createEmbedder(embedderName, { modelDir: env.PERSODE_MODEL_DIR, offline }))),
+      embedder: once(async () => (built = await createEmbedder(embedderName, embedderSettings(values, env)))),
       seed: intOption(values.seed, "seed", DEFAULT_SEED),
       samples: intOption(values.samples, "samples", DEFAULT_SAMPLES, 1),
       locomo: once((): Promise<LocomoDataset> => loadLocomo()),

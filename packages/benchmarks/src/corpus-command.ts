@@ -2,8 +2,8 @@ import { basename, join, resolve } from "node:path";
 import { createEmbedder } from "@persode/core";
 import { corpusCounts, loadCsvCorpus } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
-import { UsageError, embedderOption, intOption } from "./options.js";
-import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, mergeRuns, meta, readPrevious, writeAtomic } from "./results.js";
+import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED, describeEmbedder, formatJson, mergeRuns, mergeablePrevious, meta, readPrevious, writeAtomic } from "./results.js";
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -33,7 +33,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   });
   for (const w of corpus.warnings) process.stderr.write(`warning: ${w}\n`);
   const out = resolve((values.out as string | undefined) ?? "results");
-  const embedder = await createEmbedder(embedderName, { modelDir: process.env.PERSODE_MODEL_DIR, offline: process.env.PERSODE_OFFLINE === "1" });
+  const embedder = await createEmbedder(embedderName, embedderSettings(values));
   const slug = corpusSlug(corpus.name);
   const t0 = performance.now();
   // runEpisodic seeds its bootstrap streams independently of the display label, so EpiRec converted
@@ -44,8 +44,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const file = `corpus_${slug}.json`;
   const path = join(out, file);
   const previous = await readPrevious(path);
-  const sameData = (previous?.benchmark as { data_sha256?: string } | undefined)?.data_sha256 === corpus.sha256;
-  const runs = mergeRuns(sameData ? previous : undefined, embedderName, r.run);
+  const runs = mergeRuns(mergeablePrevious(previous, corpus.sha256, { seed, samples }), embedderName, { embedder: describeEmbedder(embedder), ...r.run });
   for (const o of r.outputs) {
     const base = join(out, `corpus_${slug}_rankings`, `${embedderName}_${o.strategy.slug}`);
     await writeAtomic(`${base}.jsonl`, o.jsonl);

@@ -1,4 +1,4 @@
-import { embedderNames } from "@persode/core";
+import { embedderNames, type EmbedderOptions } from "@persode/core";
 
 /** A user error on the command line: printed without a stack trace, exit code 2. */
 export class UsageError extends Error {}
@@ -19,4 +19,14 @@ export function embedderOption(value: unknown): string {
   const name = value === undefined ? "hashing" : String(value);
   if (!embedderNames().includes(name)) throw new UsageError(`unknown embedder "${name}"; known: ${embedderNames().join(", ")}`);
   return name;
+}
+
+/** Embedder construction settings from the command line and the environment (PERSODE_MODEL_DIR, PERSODE_OFFLINE). */
+export function embedderSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): EmbedderOptions {
+  return {
+    ...(env.PERSODE_MODEL_DIR ? { modelDir: env.PERSODE_MODEL_DIR } : {}),
+    offline: env.PERSODE_OFFLINE === "1" || env.PERSODE_OFFLINE === "true",
+    ...(typeof values.model === "string" ? { model: values.model } : {}),
+    ...(typeof values.dtype === "string" ? { dtype: values.dtype } : {}),
+  };
 }

@@ -45,6 +45,21 @@ export function mergeRuns(previous: Record<string, unknown> | undefined, embedde
   return Object.fromEntries(keys.map((k) => [k, runs[k]]));
 }
 
+/**
+ * The previous results file if a new run may be merged into it: same data (benchmark.data_sha256)
+ * and same bootstrap seed and samples, since the file's one `bootstrap` block describes every run's
+ * CIs. Otherwise undefined: the new run replaces the file's runs.
+ */
+export function mergeablePrevious(
+  previous: Record<string, unknown> | undefined,
+  dataSha256: string,
+  bootstrap: { seed: number; samples: number },
+): Record<string, unknown> | undefined {
+  const b = previous?.bootstrap as { seed?: unknown; samples?: unknown } | undefined;
+  const sameData = (previous?.benchmark as { data_sha256?: unknown } | undefined)?.data_sha256 === dataSha256;
+  return sameData && b?.seed === bootstrap.seed && b?.samples === bootstrap.samples ? previous : undefined;
+}
+
 /** The `meta` block closing every results file. */
 export function meta(seed: number, embedders: string[], target: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, ...extra };
@@ -58,4 +73,9 @@ export function rankingArray(order: Int32Array, quoted: readonly string[]): stri
   const parts = new Array<string>(order.length);
   for (let r = 0; r < order.length; r++) parts[r] = quoted[order[r]!]!;
   return "[" + parts.join(", ") + "]";
+}
+
+/** The identity of the vector space a run used (name, exact model id, dimension), recorded with every run. */
+export function describeEmbedder(e: { name: string; id: string; dim: number }): { name: string; id: string; dim: number } {
+  return { name: e.name, id: e.id, dim: e.dim };
 }

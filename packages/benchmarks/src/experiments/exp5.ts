@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { LOCOMO } from "@persode/datasets";
-import { formatJson, mergeRuns, meta, readPrevious, writeAtomic } from "../results.js";
+import { describeEmbedder, formatJson, mergeRuns, mergeablePrevious, meta, readPrevious, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 
@@ -15,7 +15,7 @@ export const exp5: Experiment = {
     const file = "exp5_locomo.json";
     const path = join(ctx.out, file);
     const previous = await readPrevious(path);
-    const runs = mergeRuns(previous?.benchmark && (previous.benchmark as { data_sha256?: string }).data_sha256 === data.sha256 ? previous : undefined, ctx.embedderName, r.run);
+    const runs = mergeRuns(mergeablePrevious(previous, data.sha256, ctx), ctx.embedderName, { embedder: describeEmbedder(embedder), ...r.run });
     const files = [file];
     for (const { strategy, lines } of r.rankings) {
       const f = join("exp5_locomo_rankings", `${ctx.embedderName}_${strategy.slug}.jsonl`);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
-import { formatJson, mergeRuns, meta, readPrevious, writeAtomic } from "../results.js";
+import { describeEmbedder, formatJson, mergeRuns, mergeablePrevious, meta, readPrevious, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 
 export const exp6: Experiment = {
@@ -10,12 +10,12 @@ export const exp6: Experiment = {
   title: "Exp. 6 — EpiRec v1.0 episodic recall",
   async run(ctx) {
     const corpus = await ctx.epirec();
-    const r = await runEpisodic(corpus, await ctx.embedder(), { seed: ctx.seed, samples: ctx.samples }, "exp6");
+    const embedder = await ctx.embedder();
+    const r = await runEpisodic(corpus, embedder, { seed: ctx.seed, samples: ctx.samples }, "exp6");
     const file = "exp6_epirec.json";
     const path = join(ctx.out, file);
     const previous = await readPrevious(path);
-    const sameData = (previous?.benchmark as { data_sha256?: string } | undefined)?.data_sha256 === corpus.sha256;
-    const runs = mergeRuns(sameData ? previous : undefined, ctx.embedderName, r.run);
+    const runs = mergeRuns(mergeablePrevious(previous, corpus.sha256, ctx), ctx.embedderName, { embedder: describeEmbedder(embedder), ...r.run });
     const files = [file];
     for (const o of r.outputs) {
       const base = join("exp6_epirec_rankings", `${ctx.embedderName}_${o.strategy.slug}`);

@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench:perf` — throughput of the two dataset experiments (Exp. 5 LoCoMo, Exp. 6 EpiRec):
+ * each runs in-process N times (compute only, data and embedder loaded once) and as a whole
+ * `node dist/cli.js <exp>` process N times (what a user waits for). Prints a table; results go to
+ * a temp folder that is removed afterwards. Timings are machine-dependent and never asserted.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { createEmbedder, embedderNames } from "@persode/core";
+import { loadEpiRec, loadLocomo } from "@persode/datasets";
+import type { ExperimentContext } from "./experiments/experiment.js";
+import { findExperiment } from "./experiments/index.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./results.js";
+
+const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--repeat N]
+
+Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
+  --embedder NAME   ${embedderNames().join(" | ")} (default hashing)
+  --repeat N        runs per measurement (default 3)
+  -h, --help        this text
+Data comes from the cache, PERSODE_DATA_MIRROR or a download, as for \`pnpm bench\`.`;
+
+/** The experiments whose throughput is measured (both rank whole stores for every query). */
+export const PERF_EXPERIMENTS = ["exp5", "exp6"] as const;
+
+/** One in-process run: compute seconds and the experiment's work counters. */
+export interface PerfRun {
+  seconds: number;
+  counters: Record<string, number>;
+}
+
+/** Everything `pnpm bench:perf` measured. */
+export interface PerfResult {
+  embedder: string;
+  repeat: number;
+  /** Seconds to load and verify each dataset (once, before the in-process runs). */
+  loadSeconds: { locomo: number; epirec: number };
+  /** Per experiment id, the in-process runs in order. */
+  inProcess: Record<string, PerfRun[]>;
+  /** Per experiment id, wall seconds of each whole `node dist/cli.js <exp>` process. */
+  wholeProcess: Record<string, number[]>;
+}
+
+/** Median of a non-empty list (mean of the two middle values for an even count). */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) throw new RangeError("median of an empty list");
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const value = await f();
+  return [value, (performance.now() - t0) / 1000];
+}
+
+/** Measure Exp. 5 and 6 `repeat` times in-process and as whole CLI processes (SPEC §7; issue 4's speed target). */
+export async function runPerf(opts: { embedder: string; repeat: number; cliPath?: string }): Promise<PerfResult> {
+  const cliPath = opts.cliPath ?? fileURLToPath(new URL("./cli.js", import.meta.url));
+  const env = process.env;
+  const offline = env.PERSODE_OFFLINE === "1" || env.PERSODE_OFFLINE === "true";
+  const embedder = await createEmbedder(opts.embedder, { modelDir: env.PERSODE_MODEL_DIR, offline });
+  const [locomo, locomoSeconds] = await timed(() => loadLocomo());
+  const [epirec, epirecSeconds] = await timed(() => loadEpiRec());
+  const tmp = await mkdtemp(join(tmpdir(), "persode-perf-"));
+  const result: PerfResult = { embedder: opts.embedder, repeat: opts.repeat, loadSeconds: { locomo: locomoSeconds, epirec: epirecSeconds }, inProcess: {}, wholeProcess: {} };
+  try {
+    for (const id of PERF_EXPERIMENTS) {
+      const exp = findExperiment(id)!;
+      const runs: PerfRun[] = [];
+      for (let i = 1; i <= opts.repeat; i++) {
+        const ctx: ExperimentContext = {
+          out: join(tmp, `in-process-${id}-${i}`),
+          embedderName: opts.embedder,
+          embedder: async () => embedder,
+          seed: DEFAULT_SEED,
+          samples: DEFAULT_SAMPLES,
+          locomo: async () => locomo,
+          epirec: async () => epirec,
+          target: `${id} (bench:perf)`,
+        };
+        const [report, seconds] = await timed(() => exp.run(ctx));
+        runs.push({ seconds, counters: report.counters ?? {} });
+      }
+      result.inProcess[id] = runs;
+    }
+    await embedder.dispose?.();
+    for (const id of PERF_EXPERIMENTS) {
+      const walls: number[] = [];
+      for (let i = 1; i <= opts.repeat; i++) {
+        const args = [cliPath, id, "--out", join(tmp, `process-${id}-${i}`), ...(opts.embedder !== "hashing" ? ["--embedder", opts.embedder] : [])];
+        const t0 = performance.now();
+        const r = spawnSync(process.execPath, args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+        const wall = (performance.now() - t0) / 1000;
+        if (r.error) throw new Error(`could not start ${process.execPath} ${args.join(" ")}: ${r.error.message}`);
+        if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited with ${r.status}:\n${r.stderr.trim()}`);
+        walls.push(wall);
+      }
+      result.wholeProcess[id] = walls;
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  return result;
+}
+
+function rate(count: number | undefined, seconds: number): string {
+  if (count === undefined || seconds <= 0) return "–";
+  const r = count / seconds;
+  return r >= 1e6 ? `${(r / 1e6).toFixed(2)} M` : r >= 1e4 ? `${(r / 1e3).toFixed(1)} k` : r.toFixed(0);
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join("  ").trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
+}
+
+/** The measurements as a plain-text report: machine, in-process throughput per run and median, whole-process wall times. */
+export function formatPerf(r: PerfResult): string {
+  const cpu = cpus();
+  const load = loadavg().map((x) => x.toFixed(2)).join(" ");
+  const out: string[] = [
+    `Persode-TS throughput — embedder ${r.embedder}, ${r.repeat} run${r.repeat === 1 ? "" : "s"} per measurement`,
+    `machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, load average ${load}, Node ${process.version}`,
+    `data load + sha256 check (once): LoCoMo ${r.loadSeconds.locomo.toFixed(3)} s, EpiRec ${r.loadSeconds.epirec.toFixed(3)} s`,
+    "",
+    "In-process compute (embedding, ranking, metrics, bootstrap CIs, official reports, writing files):",
+  ];
+  const rows: string[][] = [];
+  for (const [id, runs] of Object.entries(r.inProcess)) {
+    const itemKey = id === "exp5" ? "questions" : "probes";
+    const row = (label: string, seconds: number, c: Record<string, number>) => [
+      id,
+      label,
+      seconds.toFixed(3),
+      `${rate(c[itemKey], seconds)} ${itemKey}/s`,
+      rate(c.rankings, seconds),
+      rate(c.ranked_memories, seconds),
+    ];
+    runs.forEach((run, i) => rows.push(row(String(i + 1), run.seconds, run.counters)));
+    rows.push(row("median", median(runs.map((x) => x.seconds)), runs[0]!.counters));
+  }
+  out.push(...table(["exp", "run", "seconds", "queries/s", "rankings/s", "ranked memories/s"], rows));
+  out.push("", "Whole process: node packages/benchmarks/dist/cli.js <exp> --out <tmp> (start-up, data load, compute, writing):");
+  const prow = Object.entries(r.wholeProcess).map(([id, walls]) => [id, ...walls.map((w) => w.toFixed(2)), median(walls).toFixed(2)]);
+  out.push(...table(["exp", ...Array.from({ length: r.repeat }, (_, i) => `run ${i + 1} (s)`), "median (s)"], prow));
+  return out.join("\n") + "\n";
+}
+
+/** Run `pnpm bench:perf` with argv (without node and script); returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { embedder: { type: "string" }, repeat: { type: "string" }, help: { type: "boolean", short: "h" } },
+    }));
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  const embedder = values.embedder ?? "hashing";
+  if (!embedderNames().includes(embedder)) {
+    process.stderr.write(`error: unknown embedder "${embedder}"; known: ${embedderNames().join(", ")}\n`);
+    return 2;
+  }
+  const repeatText = values.repeat ?? "3";
+  if (!/^\d+$/.test(repeatText) || Number(repeatText) < 1 || Number(repeatText) > 1000) {
+    process.stderr.write(`error: --repeat must be an integer from 1 to 1000, got "${repeatText}"\n`);
+    return 2;
+  }
+  try {
+    process.stdout.write(formatPerf(await runPerf({ embedder, repeat: Number(repeatText) })));
+    return 0;
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
