@@ -11,16 +11,18 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createEmbedder, embedderNames } from "@persode/core";
+import { createEmbedder, embedderNames, type EmbedderOptions } from "@persode/core";
 import { loadEpiRec, loadLocomo } from "@persode/datasets";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
+import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./results.js";
 
-const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--repeat N]
+const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D] [--repeat N]
 
 Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
   --embedder NAME   ${embedderNames().join(" | ")} (default hashing)
+  --model, --dtype  passed to a neural embedder, as for \`pnpm bench\`
   --repeat N        runs per measurement (default 3)
   -h, --help        this text
 Data comes from the cache, PERSODE_DATA_MIRROR or a download, as for \`pnpm bench\`.`;
@@ -60,12 +62,26 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [value, (performance.now() - t0) / 1000];
 }
 
+/** What to measure: the embedder (registry name and settings) and the runs per measurement. */
+export interface PerfOptions {
+  embedder: string;
+  settings?: EmbedderOptions;
+  repeat: number;
+  /** The CLI to time as a whole process (default: dist/cli.js next to this file). */
+  cliPath?: string;
+}
+
 /** Measure Exp. 5 and 6 `repeat` times in-process and as whole CLI processes (SPEC §7; issue 4's speed target). */
-export async function runPerf(opts: { embedder: string; repeat: number; cliPath?: string }): Promise<PerfResult> {
+export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const cliPath = opts.cliPath ?? fileURLToPath(new URL("./cli.js", import.meta.url));
   const env = process.env;
-  const offline = env.PERSODE_OFFLINE === "1" || env.PERSODE_OFFLINE === "true";
-  const embedder = await createEmbedder(opts.embedder, { modelDir: env.PERSODE_MODEL_DIR, offline });
+  const settings = opts.settings ?? embedderSettings({}, env);
+  const embedder = await createEmbedder(opts.embedder, settings);
+  const embedderArgs = [
+    ...(opts.embedder !== "hashing" ? ["--embedder", opts.embedder] : []),
+    ...(settings.model !== undefined ? ["--model", settings.model] : []),
+    ...(settings.dtype !== undefined ? ["--dtype", settings.dtype] : []),
+  ];
   const [locomo, locomoSeconds] = await timed(() => loadLocomo());
   const [epirec, epirecSeconds] = await timed(() => loadEpiRec());
   const tmp = await mkdtemp(join(tmpdir(), "persode-perf-"));
@@ -94,7 +110,7 @@ export async function runPerf(opts: { embedder: string; repeat: number; cliPath?
     for (const id of PERF_EXPERIMENTS) {
       const walls: number[] = [];
       for (let i = 1; i <= opts.repeat; i++) {
-        const args = [cliPath, id, "--out", join(tmp, `process-${id}-${i}`), ...(opts.embedder !== "hashing" ? ["--embedder", opts.embedder] : [])];
+        const args = [cliPath, id, "--out", join(tmp, `process-${id}-${i}`), ...embedderArgs];
         const t0 = performance.now();
         const r = spawnSync(process.execPath, args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
         const wall = (performance.now() - t0) / 1000;
@@ -160,7 +176,13 @@ export async function main(argv: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { embedder: { type: "string" }, repeat: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        embedder: { type: "string" },
+        model: { type: "string" },
+        dtype: { type: "string" },
+        repeat: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     }));
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
@@ -170,22 +192,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
-  const embedder = values.embedder ?? "hashing";
-  if (!embedderNames().includes(embedder)) {
-    process.stderr.write(`error: unknown embedder "${embedder}"; known: ${embedderNames().join(", ")}\n`);
-    return 2;
-  }
-  const repeatText = values.repeat ?? "3";
-  if (!/^\d+$/.test(repeatText) || Number(repeatText) < 1 || Number(repeatText) > 1000) {
-    process.stderr.write(`error: --repeat must be an integer from 1 to 1000, got "${repeatText}"\n`);
-    return 2;
-  }
   try {
-    process.stdout.write(formatPerf(await runPerf({ embedder, repeat: Number(repeatText) })));
+    const embedder = embedderOption(values.embedder);
+    const repeat = intOption(values.repeat, "repeat", 3, 1);
+    process.stdout.write(formatPerf(await runPerf({ embedder, settings: embedderSettings(values), repeat })));
     return 0;
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n`);
-    return 1;
+    return e instanceof UsageError ? 2 : 1;
   }
 }
 

@@ -167,6 +167,7 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "question", method: "percentile" });
     expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5" });
     expect(Object.keys(file)).toEqual(["benchmark", "protocol", "bootstrap", "runs", "meta"]);
+    expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
   });
 
   it("matches the reference's hashing run in the written file", () => {
@@ -242,6 +243,7 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(EPIREC.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "probe", method: "percentile" });
     expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec" });
+    expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
     const ref = referenceJson("exp6_epirec");
     const r = compareToReference({ ...ref, runs: { hashing: (ref.runs as Record<string, unknown>).hashing } }, file);
     expect(r.mismatches).toEqual([]);
