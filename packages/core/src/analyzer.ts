@@ -24,7 +24,9 @@ export interface EmotionAnalyzer {
 export const SIGNIFICANCE_THRESHOLD = 0.6;
 
 const WORD_RE = /[a-zA-Z']+/g;
-const ALL_CAPS_RE = /\b[A-Z]{3,}\b/;
+// `\b[A-Z]{3,}\b` with Unicode word boundaries (as in the reference): JavaScript's \b only knows
+// ASCII word characters, so "CAFÉ" would wrongly count as the all-caps word "CAF".
+const ALL_CAPS_RE = /(?<![\p{L}\p{N}_])[A-Z]{3,}(?![\p{L}\p{N}_])/u;
 const SENTENCE_SPLIT_RE = /(?<=[.!?])\s+/;
 
 /** Python's str.capitalize for ASCII-ish tokens: first character upper, the rest lower. */
@@ -98,7 +100,7 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
     E = pyRound(clip(E, 0, 1), 3);
 
     const content = unique(tokens.filter((t) => !this.stop.has(t) && t.length > 2));
-    const event = content.length > 0 ? content.slice(0, 8).join(" ") : text.slice(0, 60);
+    const event = content.length > 0 ? content.slice(0, 8).join(" ") : Array.from(text).slice(0, 60).join(""); // 60 code points, never half an emoji
 
     const hashtags = unique(tokens.filter((t) => !this.stop.has(t) && t.length > 3 && !this.keywords.has(t)))
       .slice(0, 3)

@@ -1,3 +1,5 @@
+import { requireFinite } from "./numeric.js";
+
 /**
  * Ebbinghaus forgetting (paper §4.2, SPEC §1): d(Δt) = e^(−λ·max(0, Δt)) with λ = ln 4 / 6 per day,
  * so a memory keeps 25 % after the six-day short-term window and halves every 3 days.
@@ -11,7 +13,7 @@ export const SHORT_TERM_WINDOW_DAYS = 6;
 
 /** Retention d(Δt) = e^(−λ·max(0, Δt)) for an age in days. */
 export function decay(ageDays: number, lambda: number = DECAY_RATE_PER_DAY): number {
-  return Math.exp(-lambda * Math.max(0, ageDays));
+  return Math.exp(-lambda * Math.max(0, requireFinite(ageDays, "age (days)")));
 }
 
 /** Half-life in days, ln 2 / λ (3 d for the default λ). */
@@ -26,5 +28,5 @@ export function recallStrength(recallCount: number): number {
 
 /** Whether an age (days) lies inside the short-term window. */
 export function isShortTerm(ageDays: number, windowDays: number = SHORT_TERM_WINDOW_DAYS): boolean {
-  return ageDays <= windowDays;
+  return requireFinite(ageDays, "age (days)") <= requireFinite(windowDays, "short-term window (days)");
 }

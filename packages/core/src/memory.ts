@@ -146,6 +146,11 @@ export class Memory {
     const e = num("emotional_intensity");
     const c = num("contextual_relevance");
     if (e < 0 || e > 1 || c < 0 || c > 1) throw new RangeError(`${where}: emotional_intensity and contextual_relevance must lie in [0, 1]`);
+    const n = num("recall_count");
+    if (n < 0 || !Number.isInteger(n)) throw new RangeError(`${where}.recall_count: expected a non-negative integer, got ${n}`);
+    // Parse the instants here so that a bad date names its path in the file.
+    const createdAt = toEpochMs(str("created_at"), `${where}.created_at`);
+    const lastRecalled = o.last_recalled === null ? null : toEpochMs(o.last_recalled as string, `${where}.last_recalled`);
     return new Memory({
       id: str("id"),
       text: str("text"),
@@ -154,9 +159,9 @@ export class Memory {
       hashtags: o.hashtags as string[],
       emotionalIntensity: e,
       contextualRelevance: c,
-      recallCount: num("recall_count"),
-      createdAt: str("created_at"),
-      lastRecalled: o.last_recalled as string | null,
+      recallCount: n,
+      createdAt,
+      lastRecalled,
     });
   }
 }

@@ -101,6 +101,6 @@ export class Scorer {
  * Rank items by strength S, stable and descending (SPEC §2); returns indices into `items`.
  */
 export function rankByStrength<T>(items: readonly T[], strengthOf: (item: T) => number): number[] {
-  const s = items.map(strengthOf);
+  const s = items.map((item, i) => requireFinite(strengthOf(item), `strength of item ${i}`));
   return s.map((_, i) => i).sort((a, b) => s[b]! - s[a]! || a - b);
 }

@@ -43,7 +43,7 @@ function addRoundToOdd(a: number, b: number): number {
 /** Exactly-rounded fused multiply-add a·b + c (no overflow/underflow handling needed here). */
 export function fma(a: number, b: number, c: number): number {
   const p = a * b;
-  if (c === 0) return p; // RN(a·b + 0) = RN(a·b)
+  if (c === 0) return p + c; // RN(a·b + 0) = RN(a·b); "+ c" keeps IEEE signed zeros: −0 + (+0) = +0
   let t = SPLITTER * a;
   const ah = t - (t - a);
   const al = a - ah;

@@ -1,0 +1,199 @@
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  BUILTIN_STRATEGIES,
+  DAY_MS,
+  descendingOrder,
+  fused,
+  fusedStrategy,
+  gateAlpha,
+  gated,
+  gateFires,
+  getStrategy,
+  LexiconAnalyzer,
+  MemoryStore,
+  recencyOnly,
+  registerStrategy,
+  salience,
+  salienceOnly,
+  similarityOnly,
+  strategies,
+  toEpochMs,
+  unregisterStrategy,
+  type RankingContext,
+  type RetrievalStrategy,
+} from "../src/index.js";
+import { prng, randInt } from "./prng.js";
+
+interface Scenario {
+  reference_now: string;
+  memories: { event: string; text: string; emotion: string; emotional_intensity: number; contextual_relevance: number; recall_count: number; age_days: number; hashtags: string[] }[];
+  probes: { target: string; plain: string; vague: string }[];
+}
+const scenario = JSON.parse(readFileSync(new URL("./fixtures/scenario.json", import.meta.url), "utf8")) as Scenario;
+const NOW = toEpochMs(scenario.reference_now);
+
+async function scenarioStore(): Promise<MemoryStore> {
+  const store = new MemoryStore();
+  for (const m of scenario.memories) {
+    await store.add({
+      text: m.text,
+      event: m.event,
+      emotion: m.emotion,
+      hashtags: m.hashtags,
+      emotionalIntensity: m.emotional_intensity,
+      contextualRelevance: m.contextual_relevance,
+      recallCount: m.recall_count,
+      createdAt: NOW - m.age_days * DAY_MS,
+    });
+  }
+  return store;
+}
+
+async function contextFor(store: MemoryStore, text: string, intensity?: number): Promise<RankingContext> {
+  return store.context({ text, vector: await store.embedder.embed(text), intensity }, NOW);
+}
+
+/** Stable descending order of a score array, via Array#sort (stable since ES2019). */
+const naiveOrder = (s: ArrayLike<number>) => Array.from(s, (_, i) => i).sort((a, b) => s[b]! - s[a]!);
+
+const probes = scenario.probes.flatMap((p) => [p.plain, p.vague]);
+const analyzer = new LexiconAnalyzer();
+
+describe("the emotion gate (SPEC §5)", () => {
+  it("gateAlpha: 0.5 iff E ≥ 0.6, else 1", () => {
+    expect(gateAlpha(0.6)).toBe(0.5);
+    expect(gateAlpha(0.95)).toBe(0.5);
+    expect(gateAlpha(0.5999999)).toBe(1);
+    expect(gateAlpha(0.2)).toBe(1);
+    expect(gateFires(0.6)).toBe(true);
+    expect(gateFires(0.59)).toBe(false);
+    expect(gateAlpha(0.3, { threshold: 0.3, fusedAlpha: 0.25 })).toBe(0.25);
+  });
+
+  it("the gated strategy equals similarity-only for calm queries and fused for emotional ones", async () => {
+    const store = await scenarioStore();
+    let calm = 0;
+    let emotional = 0;
+    let distinguishing = 0;
+    for (const q of probes) {
+      const ctx = await contextFor(store, q);
+      const E = analyzer.analyzeSync(q).intensity;
+      expect(ctx.queryIntensity()).toBe(E);
+      const g = Array.from(gated.rank(ctx));
+      const sim = Array.from(similarityOnly.rank(ctx));
+      const fus = Array.from(fused.rank(ctx));
+      if (sim.join() !== fus.join()) distinguishing++;
+      if (E >= 0.6) {
+        emotional++;
+        expect(g, q).toEqual(fus);
+      } else {
+        calm++;
+        expect(g, q).toEqual(sim);
+      }
+    }
+    // the check is only meaningful if both branches occur and the two rankings differ
+    expect(calm).toBeGreaterThan(0);
+    expect(emotional).toBeGreaterThan(0);
+    expect(distinguishing).toBeGreaterThan(0);
+  });
+
+  it("a known query intensity overrides the analyzer", async () => {
+    const store = await scenarioStore();
+    const q = "How was my commute on the bus?"; // analyzer E 0.2 → calm
+    const forced = await contextFor(store, q, 0.9);
+    expect(forced.queryIntensity()).toBe(0.9);
+    expect(Array.from(gated.rank(forced))).toEqual(Array.from(fused.rank(forced)));
+    expect(Array.from(fused.rank(forced))).not.toEqual(Array.from(similarityOnly.rank(forced)));
+  });
+});
+
+describe("built-in strategies", () => {
+  it("similarity-only ranks by cosine alone; fused by α 0.5 with C′ = clip(sim)", async () => {
+    const store = await scenarioStore();
+    for (const q of probes.slice(0, 8)) {
+      const ctx = await contextFor(store, q);
+      const sim = ctx.similarity();
+      expect(Array.from(similarityOnly.rank(ctx))).toEqual(naiveOrder(sim));
+      const f = store.memories.map((m, i) => 0.5 * sim[i]! + 0.5 * salience(m.emotionalIntensity, m.recallCount, Math.min(1, Math.max(0, sim[i]!))));
+      expect(Array.from(fused.rank(ctx))).toEqual(naiveOrder(f));
+      const f3 = store.memories.map((m, i) => 0.3 * sim[i]! + 0.7 * salience(m.emotionalIntensity, m.recallCount, Math.min(1, Math.max(0, sim[i]!))));
+      expect(Array.from(fusedStrategy(0.3, "fused α .3", "fused-03").rank(ctx))).toEqual(naiveOrder(f3));
+    }
+    expect(() => fusedStrategy(1.2)).toThrow(/α must be in \[0, 1\], got 1.2/);
+    expect(() => fusedStrategy(Number.NaN)).toThrow(/α must be in \[0, 1\]/);
+  });
+
+  it("recency-only: newest first, ties in insertion order, the query ignored", async () => {
+    const store = new MemoryStore();
+    const ages = [5, 1, 9, 1, 0.25, 5];
+    for (const [i, age] of ages.entries()) await store.add({ text: `note ${i} about the dog`, emotionalIntensity: 0.5, createdAt: NOW - age * DAY_MS });
+    store.memories[2]!.recall(NOW); // recalling restarts the decay clock but does not make a memory newer
+    const a = Array.from(recencyOnly.rank(await contextFor(store, "dog")));
+    const b = Array.from(recencyOnly.rank(await contextFor(store, "something else entirely")));
+    expect(a).toEqual([4, 1, 3, 0, 5, 2]);
+    expect(b).toEqual(a);
+    expect(recencyOnly.queryIndependent).toBe(true);
+  });
+
+  it("salience-only: Eq. 1 salience with the stored C, identical for every query", async () => {
+    const store = await scenarioStore();
+    const k = store.memories.map((m) => salience(m.emotionalIntensity, m.recallCount, m.contextualRelevance));
+    const want = naiveOrder(k);
+    for (const q of probes) expect(Array.from(salienceOnly.rank(await contextFor(store, q)))).toEqual(want);
+    expect(salienceOnly.queryIndependent).toBe(true);
+  });
+
+  it("store.retrieveWith ranks with the strategy and reinforces the returned memories", async () => {
+    const store = await scenarioStore();
+    const q = "I'm feeling really happy about a big achievement today"; // E 0.85 + 0.06 = 0.91 → fused
+    const order = Array.from(fused.rank(await contextFor(store, q)));
+    const rs = await store.retrieveWith(gated, q, { topK: 3, now: NOW });
+    expect(rs.map((r) => r.index)).toEqual(order.slice(0, 3));
+    for (const r of rs) expect(r.memory.lastRecalledMs).toBe(NOW);
+  });
+});
+
+describe("strategy registry", () => {
+  afterEach(() => {
+    unregisterStrategy("test strategy");
+  });
+
+  it("lists the five built-ins in table order and finds them by key or slug", () => {
+    expect(strategies().slice(0, 5).map((s) => s.key)).toEqual(["recency-only", "similarity-only", "salience-only", "fused (Persode)", "gated (Persode)"]);
+    expect(BUILTIN_STRATEGIES).toHaveLength(5);
+    expect(getStrategy("gated_persode")).toBe(gated);
+    expect(getStrategy("fused (Persode)")).toBe(fused);
+    expect(getStrategy("salience-only")).toBe(salienceOnly);
+  });
+
+  it("register / unregister a strategy; duplicates, bad slugs and unknown names are clear errors", () => {
+    const s: RetrievalStrategy = { key: "test strategy", slug: "test_strategy", description: "reverse insertion order", rank: (ctx) => Int32Array.from({ length: ctx.size }, (_, i) => ctx.size - 1 - i) };
+    registerStrategy(s);
+    expect(getStrategy("test_strategy")).toBe(s);
+    expect(strategies().at(-1)).toBe(s);
+    expect(() => registerStrategy({ ...s, slug: "other" })).toThrow(/a strategy with key "test strategy" or slug "other" is already registered/);
+    expect(() => registerStrategy({ ...s, key: "another", slug: "fused_persode" })).toThrow(/already registered/);
+    expect(() => registerStrategy({ ...s, key: "x", slug: "Bad Slug" })).toThrow(/slug "Bad Slug" must match \[a-z0-9_-\]\+/);
+    expect(() => registerStrategy({ key: "y", slug: "y" } as unknown as RetrievalStrategy)).toThrow(/expected an object with key, slug and rank\(\)/);
+    expect(unregisterStrategy("test strategy")).toBe(true);
+    expect(unregisterStrategy("test strategy")).toBe(false);
+    expect(() => getStrategy("test_strategy")).toThrow(/unknown strategy "test_strategy"; known: recency-only, similarity-only, salience-only, fused_persode, gated_persode/);
+  });
+});
+
+describe("descendingOrder", () => {
+  it("equals a naive stable sort on random data with many ties", () => {
+    const rand = prng(42);
+    for (const n of [0, 1, 2, 15, 16, 17, 31, 33, 100, 257, 1000, 4099]) {
+      for (const distinct of [1, 3, 10, 1_000_000]) {
+        const s = Float64Array.from({ length: n }, () => randInt(rand, 0, distinct - 1) / 7 - 0.3);
+        expect(Array.from(descendingOrder(s)), `n=${n} distinct=${distinct}`).toEqual(naiveOrder(s));
+      }
+    }
+  });
+
+  it("treats −0 and +0 as a tie and handles infinities", () => {
+    expect(Array.from(descendingOrder([0, -0, 0, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]))).toEqual([4, 0, 1, 2, 3]);
+  });
+});
