@@ -3,7 +3,7 @@ import type { EpisodicCorpus } from "@persode/datasets";
 import { embedDistinct } from "./embed.js";
 import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { mean, rankOf } from "./metrics.js";
-import { rankingArray } from "./results.js";
+import { RankingsWriter } from "./results.js";
 import { Progress } from "./progress.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
@@ -19,7 +19,7 @@ export interface EpisodicRun {
   /** `runs.<embedder>` of the results file. */
   run: Record<string, unknown>;
   /** Per strategy: the rankings JSONL text and the official evaluator's report text. */
-  outputs: { strategy: RetrievalStrategy; jsonl: string; official: string }[];
+  outputs: { strategy: RetrievalStrategy; jsonl: Uint8Array; official: string }[];
   probes: number;
   rankedMemories: number;
 }
@@ -42,7 +42,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ persona: p.id, episode: e, probe: q }))));
   const n = probes.length;
   const rank = strats.map(() => new Int32Array(n)); // 1-based target rank per probe
-  const lines: string[][] = strats.map(() => []);
+  const writers = strats.map(() => new RankingsWriter());
   const ranked: string[][][] = strats.map(() => []);
   const fires = new Uint8Array(n);
   let rankedMemories = 0;
@@ -59,7 +59,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
       );
     }
     const ids = store.memories.map((m) => m.id);
-    const quotedIds = ids.map((id) => JSON.stringify(id));
+    const idBytes = RankingsWriter.encodeIds(ids);
     const columns = store.columns();
     const staticOrders = new Map<RetrievalStrategy, Int32Array>();
     for (const [targetIndex, e] of persona.episodes.entries()) {
@@ -75,7 +75,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
           }
           rank[si]![pi] = rankOf(order, targetIndex);
           ranked[si]!.push(Array.from(order, (i) => ids[i]!));
-          lines[si]!.push(`{"persona_id": ${JSON.stringify(persona.id)}, "probe_id": ${JSON.stringify(q.id)}, "ranked_episode_ids": ${rankingArray(order, quotedIds)}}`);
+          writers[si]!.line(`{"persona_id": ${JSON.stringify(persona.id)}, "probe_id": ${JSON.stringify(q.id)}, "ranked_episode_ids": `, order, idBytes);
           rankedMemories += order.length;
         });
         pi++;
@@ -138,7 +138,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
     if (Object.keys(paired[si]!).length > 0) entry.paired_vs_similarity = paired[si];
     results[s.key] = entry;
 
-    const jsonl = lines[si]!.join("\n") + "\n";
+    const jsonl = writers[si]!.bytes();
     const rankingMap = new Map(probes.map((p, i) => [p.probe.id, ranked[si]![i]!]));
     const official = formatOfficialReport(evaluateRankings(corpus, rankingMap, { benchmark: corpus.name, dataSha256: corpus.sha256 }));
     outputs.push({ strategy: s, jsonl, official });

@@ -12,7 +12,7 @@ export { runCorpusCommand, corpusSlug } from "./corpus-command.js";
 export { loadScenario, scenarioStore, scenarioMemoryInit, type Scenario, type ScenarioMemory, type ScenarioProbe } from "./scenario.js";
 export { mean, pstdev, rankOf, reciprocalRank, recallAtK, hitAtK, rankingMetrics } from "./metrics.js";
 export { embedDistinct } from "./embed.js";
-export { rankingArray, writeAtomic, formatJson, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
+export { RankingsWriter, writeAtomic, formatJson, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
 export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";
 export { exactMean, ratioToDouble } from "./stats/exact-mean.js";
 export { pythonPercentileCI, percentileRanks } from "./stats/python-bootstrap.js";

@@ -5,7 +5,7 @@ import { strategyUncertainty } from "../uncertainty.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { Progress } from "../progress.js";
-import { rankingArray } from "../results.js";
+import { RankingsWriter } from "../results.js";
 
 /** LoCoMo QA categories 1–4 (5, adversarial, is excluded a priori). */
 export const LOCOMO_CATEGORIES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" };
@@ -61,7 +61,8 @@ interface StrategyScores {
 /** Exp. 5 output: the results object for one embedder plus every full ranking. */
 export interface Exp5Run {
   run: Record<string, unknown>;
-  rankings: { strategy: RetrievalStrategy; lines: string[] }[];
+  /** Per strategy, the rankings JSONL file as bytes. */
+  rankings: { strategy: RetrievalStrategy; jsonl: Uint8Array }[];
   questions: number;
   rankedMemories: number;
 }
@@ -86,7 +87,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     h10: new Float64Array(n),
     mrr: new Float64Array(n),
   }));
-  const rankingLines: string[][] = strats.map(() => []);
+  const writers = strats.map(() => new RankingsWriter());
   const fires = new Uint8Array(n);
   let rankedMemories = 0;
   const progress = new Progress(`exp5 (${embedder.name}): ranking`, n);
@@ -111,7 +112,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     }
     const nowMs = latest + DAY_MS;
     const indexOfDia = new Map(diaIds.map((d, i) => [d, i]));
-    const quotedIds = diaIds.map((d) => JSON.stringify(d));
+    const idBytes = RankingsWriter.encodeIds(diaIds);
     const columns = store.columns();
     const staticOrders = new Map<RetrievalStrategy, Int32Array>();
     for (; qi < n && questions[qi]!.conversation === c; qi++) {
@@ -135,7 +136,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
         sc.h5[qi] = m.hit[0]!;
         sc.h10[qi] = m.hit[1]!;
         sc.mrr[qi] = m.rr;
-        rankingLines[si]!.push(prefix + rankingArray(order, quotedIds) + "}");
+        writers[si]!.line(prefix, order, idBytes);
         rankedMemories += order.length;
       });
       progress.tick();
@@ -177,7 +178,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       gate: { rule: "fusion iff analyzer E >= 0.6 on the query", fused_fraction: r4(mean(fires)) },
       strategies: out,
     },
-    rankings: strats.map((s, si) => ({ strategy: s, lines: rankingLines[si]! })),
+    rankings: strats.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes() })),
     questions: n,
     rankedMemories,
   };

@@ -17,9 +17,9 @@ export const exp5: Experiment = {
     const previous = await readPrevious(path);
     const runs = mergeRuns(mergeablePrevious(previous, data.sha256, ctx), ctx.embedderName, { embedder: describeEmbedder(embedder), ...r.run });
     const files = [file];
-    for (const { strategy, lines } of r.rankings) {
+    for (const { strategy, jsonl } of r.rankings) {
       const f = join("exp5_locomo_rankings", `${ctx.embedderName}_${strategy.slug}.jsonl`);
-      await writeAtomic(join(ctx.out, f), lines.join("\n") + "\n");
+      await writeAtomic(join(ctx.out, f), jsonl);
       files.push(f);
     }
     await writeAtomic(
