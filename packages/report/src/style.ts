@@ -103,7 +103,7 @@ export function baseConfig(): Record<string, unknown> {
       labelLimit: 360,
     },
     axisX: { grid: false },
-    legend: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: "normal", orient: "bottom", direction: "horizontal", labelLimit: 420, symbolStrokeWidth: 0 },
+    legend: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: "normal", orient: "bottom", direction: "horizontal", columns: 3, labelLimit: 420, symbolStrokeWidth: 0 },
     header: { labelFontSize: 13, labelFontWeight: "bold", labelColor: ink, titleFontSize: 12, titleFontWeight: "normal", labelLimit: 420 },
     text: { fontSize: 10, color: soft },
     range: { category: [OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.bluishGreen, OKABE_ITO.reddishPurple, OKABE_ITO.orange, OKABE_ITO.skyBlue, OKABE_ITO.black] },
