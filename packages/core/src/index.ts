@@ -27,7 +27,7 @@ export { HashingEmbedder, hashToken, hashingTokens } from "./embedders/hashing.j
 export { createEmbedder, registerEmbedder, embedderNames, type EmbedderFactory, type EmbedderOptions } from "./embedders/registry.js";
 export { RankingContext, descendingOrder, type StoreColumns, type RankingQuery, type RankingParams } from "./ranking.js";
 export { MemoryStore, type MemoryStoreOptions, type RetrieveOptions, type RetrievalResult } from "./store.js";
-export type { RetrievalStrategy } from "./strategies/strategy.js";
+export type { RetrievalStrategy, Fusion } from "./strategies/strategy.js";
 export { recencyOnly } from "./strategies/recency.js";
 export { similarityOnly } from "./strategies/similarity.js";
 export { salienceOnly } from "./strategies/salience.js";

@@ -36,6 +36,7 @@ export interface RetrievalResult {
   salience: number;
   /** Eq. 1 strength S at `now`, with C′. */
   retention: number;
+  /** α·sim + (1 − α)·salience with the α that ranked it (NaN for a strategy that does not fuse). */
   fused: number;
   shortTerm: boolean;
 }
@@ -184,13 +185,19 @@ export class MemoryStore {
     return this.results(ctx, order.subarray(0, Math.min(topK, order.length)), alpha, useQR, opts.reinforce ?? true);
   }
 
-  /** Retrieve the top-K memories with a named strategy (e.g. the gated agent strategy). */
+  /**
+   * Retrieve the top-K memories with a named strategy (e.g. the gated agent strategy). Results carry
+   * the similarity, the salience and fused score the strategy ranked by (fused is NaN for strategies
+   * that do not fuse, such as recency-only).
+   */
   async retrieveWith(strategy: RetrievalStrategy, query: string, opts: Omit<RetrieveOptions, "alpha" | "useQueryRelevanceAsContext"> = {}): Promise<RetrievalResult[]> {
     const topK = opts.topK ?? 3;
     const nowMs = toEpochMs(opts.now ?? Date.now(), "now");
     const ctx = this.context({ text: query, vector: await this.embedder.embed(query), intensity: opts.queryIntensity }, nowMs);
     const order = strategy.rank(ctx);
-    return this.results(ctx, order.subarray(0, Math.min(topK, order.length)), this.alpha, true, opts.reinforce ?? true);
+    // Report the scores the strategy ranked by; a strategy that does not fuse gets fused = NaN.
+    const f = strategy.fusion?.(ctx) ?? { alpha: Number.NaN, useQueryRelevance: true };
+    return this.results(ctx, order.subarray(0, Math.min(topK, order.length)), f.alpha, f.useQueryRelevance, opts.reinforce ?? true);
   }
 
   private results(ctx: RankingContext, top: Int32Array, alpha: number, useQR: boolean, reinforce: boolean): RetrievalResult[] {

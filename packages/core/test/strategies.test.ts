@@ -152,6 +152,21 @@ describe("built-in strategies", () => {
     expect(rs.map((r) => r.index)).toEqual(order.slice(0, 3));
     for (const r of rs) expect(r.memory.lastRecalledMs).toBe(NOW);
   });
+
+  it("store.retrieveWith reports the scores each strategy ranked by", async () => {
+    const calm = "How was my commute on the bus?"; // no emotion keyword: E 0.2, the gate picks α = 1
+    const sim = await (await scenarioStore()).retrieveWith(similarityOnly, calm, { topK: 10, now: NOW, reinforce: false });
+    for (const r of sim) expect(r.fused).toBe(r.similarity);
+    const gatedCalm = await (await scenarioStore()).retrieveWith(gated, calm, { topK: 10, now: NOW, reinforce: false });
+    expect(gatedCalm.map((r) => r.fused)).toEqual(sim.map((r) => r.fused));
+    const sal = await (await scenarioStore()).retrieveWith(salienceOnly, calm, { topK: 10, now: NOW, reinforce: false });
+    for (const r of sal) {
+      expect(r.salience).toBe(salience(r.memory.emotionalIntensity, r.memory.recallCount, r.memory.contextualRelevance));
+      expect(r.fused).toBe(r.salience);
+    }
+    const rec = await (await scenarioStore()).retrieveWith(recencyOnly, calm, { topK: 3, now: NOW, reinforce: false });
+    for (const r of rec) expect(r.fused).toBeNaN();
+  });
 });
 
 describe("strategy registry", () => {

@@ -194,6 +194,7 @@ export function parseCsvCorpus(input: CsvCorpusInput, opts: CsvCorpusOptions & {
   const personaById = new Map<string, EpisodicPersona>();
   const episodeById = new Map<string, { episode: EpisodicEpisode; personaId: string; line: number }>();
   const episodeLines = new Map<string, number>();
+  const personasSeen = new Set<string>(); // every persona named by an episode row, valid or not
   if (episodeRows) {
     if (episodeRows.length === 0) issues.push({ where: ef, message: "no episode rows after the header" });
     for (const row of episodeRows) {
@@ -202,6 +203,7 @@ export function parseCsvCorpus(input: CsvCorpusInput, opts: CsvCorpusOptions & {
       const id = field(row, "episode_id", ef, issues);
       const dateTime = field(row, "date_time", ef, issues);
       const text = field(row, "text", ef, issues, false);
+      if (personaId !== undefined) personasSeen.add(personaId);
       let timestampMs: number | undefined;
       if (dateTime !== undefined) {
         timestampMs = parseIsoDateTime(dateTime);
@@ -263,12 +265,13 @@ export function parseCsvCorpus(input: CsvCorpusInput, opts: CsvCorpusOptions & {
         probeLines.set(id, row.line);
       }
       if (!episodeRows) continue; // episodes.csv unusable: its own issues are already reported
-      if (personaId !== undefined && !personaById.has(personaId)) {
+      if (personaId !== undefined && !personasSeen.has(personaId)) {
         issues.push({ where: at, message: `persona_id "${personaId}" has no episodes in ${ef}` });
         continue;
       }
       if (episodeId === undefined) continue;
       const target = episodeById.get(episodeId);
+      if (!target && episodeLines.has(episodeId)) continue; // the episode row itself was rejected and reported
       if (!target) {
         issues.push({ where: at, message: `target episode_id "${episodeId}" does not exist in ${ef}` });
         continue;

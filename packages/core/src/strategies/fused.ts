@@ -8,6 +8,7 @@ export function fusedStrategy(alpha = 0.5, key = "fused (Persode)", slug = "fuse
     slug,
     description: `similarity fused with salience, α = ${alpha}, query relevance as C`,
     rank: (ctx) => ctx.fusedOrder(alpha, true),
+    fusion: () => ({ alpha, useQueryRelevance: true }),
   };
 }
 

@@ -25,4 +25,5 @@ export const gated: RetrievalStrategy = {
   slug: "gated_persode",
   description: "fusion (α = 0.5) iff analyzer E(query) ≥ 0.6, else similarity only",
   rank: (ctx) => ctx.fusedOrder(gateAlpha(ctx.queryIntensity()), true),
+  fusion: (ctx) => ({ alpha: gateAlpha(ctx.queryIntensity()), useQueryRelevance: true }),
 };

@@ -7,4 +7,5 @@ export const salienceOnly: RetrievalStrategy = {
   description: "Eq. 1 salience with stored C (α = 0; query ignored)",
   queryIndependent: true,
   rank: (ctx) => ctx.fusedOrder(0, false),
+  fusion: () => ({ alpha: 0, useQueryRelevance: false }),
 };

@@ -6,4 +6,5 @@ export const similarityOnly: RetrievalStrategy = {
   slug: "similarity-only",
   description: "cosine similarity only (α = 1)",
   rank: (ctx) => ctx.fusedOrder(1, true),
+  fusion: () => ({ alpha: 1, useQueryRelevance: true }),
 };

@@ -15,4 +15,15 @@ export interface RetrievalStrategy {
   readonly queryIndependent?: boolean;
   /** Full ranking of the store, best first, as memory indices (insertion order numbering). */
   rank(ctx: RankingContext): Int32Array;
+  /**
+   * For strategies that rank by the fused score (SPEC §5): the α and context mode used for this
+   * query, so retrieval results can report the scores that actually ranked them. Omit otherwise.
+   */
+  fusion?(ctx: RankingContext): Fusion;
+}
+
+/** The fusion parameters a strategy ranked one query with. */
+export interface Fusion {
+  alpha: number;
+  useQueryRelevance: boolean;
 }
