@@ -175,8 +175,7 @@ export class MemoryStore {
 
   /** Retrieve with a precomputed query embedding (SPEC §5). */
   retrieveByVector(queryText: string, vector: Float64Array, opts: RetrieveOptions = {}): RetrievalResult[] {
-    const topK = opts.topK ?? 3;
-    if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`retrieve: topK must be a non-negative integer, got ${describe(topK)}`);
+    const topK = validateTopK(opts.topK ?? 3);
     const alpha = validateAlpha(opts.alpha ?? this.alpha);
     const useQR = opts.useQueryRelevanceAsContext ?? true;
     const nowMs = toEpochMs(opts.now ?? Date.now(), "now");
@@ -191,7 +190,8 @@ export class MemoryStore {
    * that do not fuse, such as recency-only).
    */
   async retrieveWith(strategy: RetrievalStrategy, query: string, opts: Omit<RetrieveOptions, "alpha" | "useQueryRelevanceAsContext"> = {}): Promise<RetrievalResult[]> {
-    const topK = opts.topK ?? 3;
+    if (typeof query !== "string") throw new TypeError(`retrieveWith: query must be a string, got ${describe(query)}`);
+    const topK = validateTopK(opts.topK ?? 3);
     const nowMs = toEpochMs(opts.now ?? Date.now(), "now");
     const ctx = this.context({ text: query, vector: await this.embedder.embed(query), intensity: opts.queryIntensity }, nowMs);
     const order = strategy.rank(ctx);
@@ -329,4 +329,10 @@ function validateAlpha(alpha: number): number {
   requireFinite(alpha, "α");
   if (alpha < 0 || alpha > 1) throw new RangeError(`α must be in [0, 1], got ${alpha}`);
   return alpha;
+}
+
+/** topK must be a non-negative integer: a negative or fractional one would silently slice the wrong number of results. */
+function validateTopK(topK: number): number {
+  if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`retrieve: topK must be a non-negative integer, got ${describe(topK)}`);
+  return topK;
 }

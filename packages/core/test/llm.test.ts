@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OfflineLlm } from "../src/llm/llm.js";
 import { createLlm, DEFAULT_LLM_BASE_URL, LlmError, OpenAiLlm } from "../src/llm/openai.js";
+import { MAX_TIMER_MS } from "../src/time.js";
 import { chatReply, MockLlmServer, sendJson } from "./mock-llm-server.js";
 
 describe("offline stub", () => {
@@ -55,6 +56,15 @@ describe("createLlm", () => {
     expect(() => createLlm({ apiKey: "k", baseUrl: "not a url", env: {} })).toThrow(/not a valid URL/);
     expect(() => createLlm({ apiKey: "k", baseUrl: "ftp://host/v1", env: {} })).toThrow(/http or https/);
     expect(() => createLlm({ env: { OPENAI_API_KEY: "k", PERSODE_LLM_TIMEOUT_MS: "soon" } })).toThrow(/PERSODE_LLM_TIMEOUT_MS/);
+  });
+
+  it("rejects a timeout that Node would turn into an immediate abort or an unrelated error", () => {
+    // AbortSignal.timeout refuses fractions (reported as a network failure) and fires at once past 2^31 − 1 ms.
+    for (const timeoutMs of [1.5, 2 ** 31, 0, Number.POSITIVE_INFINITY]) {
+      expect(() => new OpenAiLlm({ apiKey: "k", timeoutMs }), String(timeoutMs)).toThrow(/timeoutMs must be a whole number of milliseconds/);
+    }
+    expect(() => createLlm({ env: { OPENAI_API_KEY: "k", PERSODE_LLM_TIMEOUT_MS: "3000000000" } })).toThrow(/PERSODE_LLM_TIMEOUT_MS/);
+    expect(new OpenAiLlm({ apiKey: "k", timeoutMs: MAX_TIMER_MS }).timeoutMs).toBe(MAX_TIMER_MS);
   });
 });
 

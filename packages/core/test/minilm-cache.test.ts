@@ -209,7 +209,45 @@ describe("EmbeddingCache + CachedEmbedder", () => {
     const c = await EmbeddingCache.open(root, "v", 2);
     await expect(c.putMany([["x", new Float64Array([1, Number.NaN])]])).rejects.toThrow(/non-finite/);
     await expect(c.putMany([["x", new Float64Array([1, 2, 3])]])).rejects.toThrow(/dim 3/);
+    // A bad entry anywhere in a batch leaves the whole batch out, in memory as on disk.
+    await expect(c.putMany([["ok", new Float64Array([1, 2])], ["bad", new Float64Array([Infinity, 0])]])).rejects.toThrow(/non-finite/);
+    expect(c.size).toBe(0);
+    expect(c.get("ok")).toBeUndefined();
+    expect(c.stats.written).toBe(0);
     expect(textKey("x").length).toBe(32);
+  });
+
+  it("refuses, without caching anything, an inner embedder that returns the wrong number of vectors", async () => {
+    const inner = new CountingEmbedder();
+    inner.embedBatch = async (texts) => texts.slice(1).map(() => new Float64Array(16));
+    const e = await cached(inner);
+    await expect(e.embedBatch(["a", "b"])).rejects.toThrow(/returned 1 vectors for 2 texts/);
+    expect(e.cache.size).toBe(0);
+  });
+
+  it("keeps appending readable records after a torn write left a partial record in its segment", async () => {
+    const c = await EmbeddingCache.open(root, "v", 2);
+    await c.putMany([["first", new Float64Array([1, 2])]]);
+    const [seg] = segments(c.dir);
+    writeFileSync(join(c.dir, seg!), Buffer.from([1, 2, 3, 4, 5]), { flag: "a" }); // a write cut short
+    await c.putMany([["second", new Float64Array([3, 4])]]);
+    await c.close();
+    const reopened = await EmbeddingCache.open(root, "v", 2);
+    expect(reopened.stats).toMatchObject({ loaded: 2, corrupt: 1 });
+    expect(Array.from(reopened.get("second")!)).toEqual([3, 4]);
+  });
+
+  it("leaves no temporary file behind after merging segments", async () => {
+    for (let i = 0; i < 17; i++) {
+      const c = await EmbeddingCache.open(root, "v", 2);
+      await c.putMany([[`t${i}`, new Float64Array([i, 1])]]);
+    }
+    const dir = join(root, cacheFolderName("v"));
+    const old = new Date(Date.now() - 3600_000);
+    for (const s of segments(dir)) utimesSync(join(dir, s), old, old);
+    expect((await EmbeddingCache.open(root, "v", 2)).stats.loaded).toBe(17);
+    expect(readdirSync(dir)).toEqual(segments(dir));
+    expect(segments(dir)).toHaveLength(1);
   });
 });
 

@@ -169,6 +169,16 @@ describe("built-in strategies", () => {
   });
 });
 
+  it("store.retrieveWith rejects a bad topK or query like retrieve does, instead of slicing the wrong count", async () => {
+    const store = await scenarioStore();
+    for (const topK of [-1, 1.5, Number.NaN]) {
+      await expect(store.retrieveWith(similarityOnly, "bus", { topK, now: NOW })).rejects.toThrow(/topK must be a non-negative integer/);
+      await expect(store.retrieve("bus", { topK, now: NOW })).rejects.toThrow(/topK must be a non-negative integer/);
+    }
+    await expect(store.retrieveWith(similarityOnly, 42 as unknown as string, { now: NOW })).rejects.toThrow(/query must be a string/);
+    expect(store.memories.every((m) => m.lastRecalledMs === null)).toBe(true);
+  });
+
 describe("strategy registry", () => {
   afterEach(() => {
     unregisterStrategy("test strategy");

@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { parse } from "csv-parse/sync";
 import type { EpisodicCorpus, EpisodicEpisode, EpisodicPersona, EpisodicProbe } from "./corpus.js";
-import { DAY_MS, formatIsoUtc, parseIsoDateTime } from "./dates.js";
+import { DAY_MS } from "@persode/core";
+import { formatIsoUtc, parseIsoDateTime } from "./dates.js";
 import { type DataIssue, DatasetError, DatasetFormatError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
 
@@ -159,6 +160,17 @@ function optionalLabel(row: CsvRow, col: string): string | undefined {
   return v === "" ? undefined : v;
 }
 
+/** Record the first line of an id; a repeated id is reported at `at` and returns false (the row is skipped). */
+function claimId(firstLine: Map<string, number>, id: string, line: number, at: string, kind: "episode" | "probe", issues: DataIssue[]): boolean {
+  const prev = firstLine.get(id);
+  if (prev !== undefined) {
+    issues.push({ where: at, message: `duplicate ${kind}_id "${id}" (first at line ${prev}); ${kind} ids are unique per corpus` });
+    return false;
+  }
+  firstLine.set(id, line);
+  return true;
+}
+
 /** Bytes and display names of the two files of a CSV corpus. */
 export interface CsvCorpusInput {
   episodes: Uint8Array;
@@ -214,14 +226,7 @@ export function parseCsvCorpus(input: CsvCorpusInput, opts: CsvCorpusOptions & {
           });
         }
       }
-      if (id !== undefined) {
-        const prev = episodeLines.get(id);
-        if (prev !== undefined) {
-          issues.push({ where: at, message: `duplicate episode_id "${id}" (first at line ${prev}); episode ids are unique per corpus` });
-          continue;
-        }
-        episodeLines.set(id, row.line);
-      }
+      if (id !== undefined && !claimId(episodeLines, id, row.line, at, "episode", issues)) continue;
       if (personaId === undefined || id === undefined || text === undefined || timestampMs === undefined) continue;
       const emotion = optionalLabel(row, "emotion");
       const intensityBand = optionalLabel(row, "intensity_band");
@@ -256,14 +261,7 @@ export function parseCsvCorpus(input: CsvCorpusInput, opts: CsvCorpusOptions & {
       const episodeId = field(row, "episode_id", pf, issues);
       const type = field(row, "type", pf, issues);
       const query = field(row, "query", pf, issues, false);
-      if (id !== undefined) {
-        const prev = probeLines.get(id);
-        if (prev !== undefined) {
-          issues.push({ where: at, message: `duplicate probe_id "${id}" (first at line ${prev}); probe ids are unique per corpus` });
-          continue;
-        }
-        probeLines.set(id, row.line);
-      }
+      if (id !== undefined && !claimId(probeLines, id, row.line, at, "probe", issues)) continue;
       if (!episodeRows) continue; // episodes.csv unusable: its own issues are already reported
       if (personaId !== undefined && !personasSeen.has(personaId)) {
         issues.push({ where: at, message: `persona_id "${personaId}" has no episodes in ${ef}` });

@@ -1,8 +1,3 @@
-import { DAY_MS } from "@persode/core";
-
-/** Milliseconds in one day (SPEC: a day is 86 400 s); the same constant as @persode/core's. */
-export { DAY_MS };
-
 const MONTHS = [
   "january", "february", "march", "april", "may", "june",
   "july", "august", "september", "october", "november", "december",

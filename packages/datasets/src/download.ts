@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type FileHandle, mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { requireTimerMs } from "@persode/core";
 import { DatasetDownloadError, DatasetError, DatasetIntegrityError } from "./errors.js";
 import { ProgressBar } from "./progress.js";
 
@@ -20,7 +21,7 @@ export interface VerifiedDownload {
 }
 
 /** Unique temporary name beside `destPath` (same directory, so the final rename is atomic). */
-export function tempPathFor(destPath: string): string {
+function tempPathFor(destPath: string): string {
   return join(dirname(destPath), `.${basename(destPath)}.${process.pid}.${randomBytes(6).toString("hex")}.part`);
 }
 
@@ -29,6 +30,11 @@ export function tempPathFor(destPath: string): string {
  * On any failure the temporary file is removed and `destPath` is left exactly as it was.
  */
 export async function downloadVerified(d: VerifiedDownload): Promise<Buffer> {
+  try {
+    requireTimerMs(d.idleTimeoutMs, `Download timeout for ${d.label}`);
+  } catch (e) {
+    throw new DatasetError((e as Error).message);
+  }
   const tmp = tempPathFor(d.destPath);
   let handle: FileHandle;
   try {
@@ -71,7 +77,10 @@ export async function downloadVerified(d: VerifiedDownload): Promise<Buffer> {
       await res.body?.cancel().catch(() => undefined);
       throw fail(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`);
     }
-    const lengthHeader = res.headers.get("content-length");
+    // content-length counts the bytes on the wire; fetch decodes a compressed body (gzip, br, …), so the
+    // length can only be checked, and shown as progress, when the body arrives unencoded.
+    const encoding = (res.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+    const lengthHeader = encoding === "identity" ? res.headers.get("content-length") : null;
     const expectedLength = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
     bar = new ProgressBar(`Downloading ${d.label}`, expectedLength, d.progress ?? process.stderr.isTTY === true);
     const hash = createHash("sha256");

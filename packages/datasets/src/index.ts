@@ -1,7 +1,6 @@
 export { LOCOMO, EPIREC, datasetLabel, type PinnedDataset } from "./pinned.js";
 export {
   resolveDataset,
-  isFlagSet,
   DEFAULT_DOWNLOAD_TIMEOUT_MS,
   type ResolveOptions,
   type ResolvedFile,
@@ -15,7 +14,7 @@ export {
   type DataIssue,
 } from "./errors.js";
 export { sha256Hex } from "./hash.js";
-export { DAY_MS, parseIsoDateTime, parseLocomoDateTime, formatIsoUtc } from "./dates.js";
+export { parseIsoDateTime, parseLocomoDateTime, formatIsoUtc } from "./dates.js";
 export {
   parseLocomo,
   loadLocomo,

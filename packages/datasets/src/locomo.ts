@@ -104,15 +104,22 @@ export function parseLocomo(json: unknown, sha256 = "", path = "<in-memory>"): L
     }
     sampleIds.set(sample.sample_id, ci);
     const conv = sample.conversation as Record<string, unknown>;
-    const sessionNumbers = Object.keys(conv)
+    // Keep each key as written: "session_01" names session 1 but its list is conv["session_01"].
+    const sessionKeys = Object.keys(conv)
       .map((k) => SESSION_KEY.exec(k))
       .filter((m): m is RegExpExecArray => m !== null && Array.isArray(conv[m[0]]))
-      .map((m) => Number(m[1]))
-      .sort((a, b) => a - b);
+      .map((m) => ({ key: m[0], n: Number(m[1]) }))
+      .sort((a, b) => a.n - b.n || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const sessions: LocomoSession[] = [];
     const diaIds = new Map<string, string>();
-    for (const n of sessionNumbers) {
-      const key = `session_${n}`;
+    const sessionAt = new Map<number, string>();
+    for (const { key, n } of sessionKeys) {
+      const other = sessionAt.get(n);
+      if (other !== undefined) {
+        issues.push({ where: `[${ci}].conversation.${key}`, message: `session ${n} appears twice (also as ${other})` });
+        continue;
+      }
+      sessionAt.set(n, key);
       const dtKey = `${key}_date_time`;
       const dateTime = conv[dtKey];
       let timestampMs: number | undefined;
@@ -146,7 +153,7 @@ export function parseLocomo(json: unknown, sha256 = "", path = "<in-memory>"): L
         sessions.push({ index: n, dateTime, timestampMs, turns });
       }
     }
-    if (sessionNumbers.length === 0) {
+    if (sessionKeys.length === 0) {
       issues.push({ where: `[${ci}].conversation`, message: "no session_N lists found" });
     }
     const qa: LocomoQA[] = [];

@@ -1,7 +1,7 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
-import { persodeCacheDir } from "@persode/core";
-import { downloadVerified, tempPathFor } from "./download.js";
+import { offlineFromEnv, persodeCacheDir, writeFileAtomic } from "@persode/core";
+import { downloadVerified } from "./download.js";
 import { DatasetError, DatasetIntegrityError, DatasetUnavailableError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
 import { datasetLabel, type PinnedDataset } from "./pinned.js";
@@ -14,7 +14,7 @@ export interface ResolveOptions {
   cacheDir?: string;
   /** Folder holding the pinned files by name (else PERSODE_DATA_MIRROR). */
   mirrorDir?: string;
-  /** Forbid downloading (else PERSODE_OFFLINE=1). */
+  /** Forbid downloading (else PERSODE_OFFLINE, parsed like every Persode flag: 1/true/yes/on or 0/false/no/off). */
   offline?: boolean;
   /** Abort a download when no bytes arrive for this long; default 30 000 ms. */
   downloadTimeoutMs?: number;
@@ -44,11 +44,6 @@ export interface ResolvedFile {
 /** Default idle timeout for downloads. */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 30_000;
 
-/** True for PERSODE_OFFLINE-style flags: "1", "true", "yes" (any case). */
-export function isFlagSet(value: string | undefined): boolean {
-  return value !== undefined && /^(1|true|yes)$/i.test(value.trim());
-}
-
 function nonEmpty(v: string | undefined): string | undefined {
   return v !== undefined && v.trim() !== "" ? v : undefined;
 }
@@ -64,18 +59,11 @@ async function readIfExists(path: string): Promise<Buffer | undefined> {
 }
 
 /** Atomically place verified bytes at `dest` (temp file + rename). Returns false if the cache is not writable. */
-async function storeVerified(dest: string, bytes: Buffer, cacheDir: string): Promise<boolean> {
-  let tmp: string | undefined;
-  try {
-    await mkdir(cacheDir, { recursive: true });
-    tmp = tempPathFor(dest);
-    await writeFile(tmp, bytes, { flag: "wx" });
-    await rename(tmp, dest);
-    return true;
-  } catch {
-    if (tmp) await rm(tmp, { force: true }).catch(() => undefined);
-    return false;
-  }
+async function storeVerified(dest: string, bytes: Buffer): Promise<boolean> {
+  return writeFileAtomic(dest, bytes).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -86,7 +74,7 @@ async function storeVerified(dest: string, bytes: Buffer, cacheDir: string): Pro
 export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {}): Promise<ResolvedFile> {
   const env = opts.env ?? process.env;
   const label = datasetLabel(ds);
-  const offline = opts.offline ?? isFlagSet(env.PERSODE_OFFLINE);
+  const offline = opts.offline ?? offlineFlag(env);
   const cacheDir = resolvePath(opts.cacheDir ?? persodeCacheDir(env));
   const cachePath = join(cacheDir, ds.fileName);
   const fillCache = opts.fillCache ?? true;
@@ -97,7 +85,7 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
     const existing = await readIfExists(cachePath).catch(() => undefined);
     if (existing && sha256Hex(existing) === ds.sha256) return cachePath;
     if (!fillCache) return undefined;
-    return (await storeVerified(cachePath, bytes, cacheDir)) ? cachePath : undefined;
+    return (await storeVerified(cachePath, bytes)) ? cachePath : undefined;
   };
 
   // 1. Explicit path: the caller asked for this file, so a missing or mismatching file is an error.
@@ -175,6 +163,15 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
     ...(opts.progress !== undefined ? { progress: opts.progress } : {}),
   });
   return { path: cachePath, sha256: ds.sha256, source: "download", bytes, cachePath };
+}
+
+/** PERSODE_OFFLINE as core parses it; a malformed value becomes a DatasetError (printed without a stack). */
+function offlineFlag(env: NodeJS.ProcessEnv): boolean {
+  try {
+    return offlineFromEnv(env);
+  } catch (e) {
+    throw new DatasetError((e as Error).message);
+  }
 }
 
 function withCache(r: ResolvedFile, cachePath: string | undefined): ResolvedFile {

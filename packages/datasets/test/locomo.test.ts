@@ -92,6 +92,25 @@ describe("parseLocomo", () => {
     });
     expect(formatError({}).issues[0]!.where).toBe("(root)");
   });
+
+  it("reads a zero-padded session key from its own list and reports a session given twice", () => {
+    const padded = sample();
+    const conv = (padded[0] as { conversation: Record<string, unknown> }).conversation;
+    conv.session_02 = conv.session_2;
+    conv.session_02_date_time = conv.session_2_date_time;
+    delete conv.session_2;
+    delete conv.session_2_date_time;
+    const c = parseLocomo(padded).conversations[0]!;
+    expect(c.sessions.map((s) => s.index)).toEqual([1, 2, 10]);
+    expect(c.sessions[1]!.turns.map((t) => t.diaId)).toEqual(["D2:1"]);
+
+    conv.session_2 = [];
+    conv.session_2_date_time = "3:00 pm on 9 May, 2023";
+    expect(formatError(padded).issues).toContainEqual({
+      where: "[0].conversation.session_2",
+      message: "session 2 appears twice (also as session_02)",
+    });
+  });
 });
 
 describe("loadLocomo (pinned file)", () => {

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   DatasetDownloadError,
@@ -218,6 +219,25 @@ describe("offline with nothing available", () => {
     expect(await entries(root)).toEqual([]);
   });
 
+  it("PERSODE_OFFLINE is read like every Persode flag (as the model loader reads it): on/yes/TRUE never download, junk is an error", async () => {
+    const server = await serving(GOOD);
+    for (const value of ["on", "yes", "TRUE", " 1 "]) {
+      const err = await resolveDataset(ds, { cacheDir: await tempDir(), url: server.url("/f"), env: { PERSODE_OFFLINE: value } }).catch(
+        (e: unknown) => e,
+      );
+      expect(err, value).toBeInstanceOf(DatasetUnavailableError);
+    }
+    await expect(
+      resolveDataset(ds, { cacheDir: await tempDir(), url: server.url("/f"), env: { PERSODE_OFFLINE: "maybe" } }),
+    ).rejects.toThrow(DatasetError);
+    await expect(
+      resolveDataset(ds, { cacheDir: await tempDir(), url: server.url("/f"), env: { PERSODE_OFFLINE: "maybe" } }),
+    ).rejects.toThrow(/PERSODE_OFFLINE="maybe" is not a boolean/);
+    expect(server.requests()).toBe(0);
+    const r = await resolveDataset(ds, { cacheDir: await tempDir(), url: server.url("/f"), env: { PERSODE_OFFLINE: "off" } });
+    expect(r.source).toBe("download");
+  });
+
   it("the offline option overrides PERSODE_OFFLINE", async () => {
     const root = await tempDir();
     const server = await serving(GOOD);
@@ -255,6 +275,31 @@ describe("download from a local server", () => {
     });
     const r = await resolveDataset(ds, { cacheDir, url: server.url("/f"), env: {} });
     expect(r.bytes.equals(GOOD)).toBe(true);
+  });
+
+  it("a compressed body (content-length counts the encoded bytes) is decoded and verified, not called truncated", async () => {
+    const cacheDir = await tempDir();
+    const gz = gzipSync(GOOD);
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { "content-encoding": "gzip", "content-length": gz.length });
+      res.end(gz);
+    });
+    const r = await resolveDataset(ds, { cacheDir, url: server.url("/f"), env: {} });
+    expect(r.source).toBe("download");
+    expect(r.bytes.equals(GOOD)).toBe(true);
+    expect((await readFile(join(cacheDir, ds.fileName))).equals(GOOD)).toBe(true);
+  });
+
+  it("a timeout setTimeout cannot honour is rejected before any request", async () => {
+    const server = await serving(GOOD);
+    for (const downloadTimeoutMs of [0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      const cacheDir = await tempDir();
+      const err = await resolveDataset(ds, { cacheDir, url: server.url("/f"), downloadTimeoutMs, env: {} }).catch((e: unknown) => e);
+      expect(err, String(downloadTimeoutMs)).toBeInstanceOf(DatasetError);
+      expect((err as Error).message).toMatch(/timeout .* must be a whole number of milliseconds/);
+      expect(await entries(cacheDir)).toEqual([]);
+    }
+    expect(server.requests()).toBe(0);
   });
 
   it("wrong bytes: integrity error, nothing cached, and an existing cached copy is left untouched", async () => {

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
+import { writeFileAtomic } from "../atomic-write.js";
 import type { Embedder } from "./embedder.js";
 
 /**
@@ -63,6 +64,11 @@ function segmentHeader(embedderId: string, dim: number): Buffer {
   o += id.length;
   head.writeUInt32LE(crc32(head.subarray(0, o)), o);
   return head;
+}
+
+/** A fresh, unique segment file name; names sort by creation time. */
+function newSegmentName(): string {
+  return `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.seg`;
 }
 
 function recordSize(dim: number): number {
@@ -190,10 +196,8 @@ export class EmbeddingCache {
       encodeRecord(Buffer.from(k, "hex"), v, out, o);
       o += size;
     }
-    const base = `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}`;
-    const tmp = join(this.dir, `${base}.tmp`);
-    await writeFile(tmp, out);
-    await rename(tmp, join(this.dir, `${base}.seg`));
+    // The temporary name does not end in ".seg", so a concurrent open never reads a half-written merge.
+    await writeFileAtomic(join(this.dir, newSegmentName()), out);
     for (const n of old) await unlink(join(this.dir, n)).catch(() => undefined);
   }
 
@@ -217,11 +221,15 @@ export class EmbeddingCache {
   async putMany(entries: readonly (readonly [string, Float64Array])[]): Promise<void> {
     const fresh: [Buffer, Float64Array][] = [];
     const seen = new Set<string>();
+    // Validate everything first, so a bad entry leaves the cache exactly as it was.
     for (const [text, vec] of entries) {
+      if (typeof text !== "string") throw new TypeError(`EmbeddingCache: texts must be strings, got ${typeof text}`);
       if (vec.length !== this.dim) throw new RangeError(`EmbeddingCache: vector of dim ${vec.length} for a cache of dim ${this.dim}`);
       for (let i = 0; i < vec.length; i++) {
         if (!Number.isFinite(vec[i]!)) throw new RangeError(`EmbeddingCache: non-finite value at index ${i} for text ${JSON.stringify(text.slice(0, 40))}`);
       }
+    }
+    for (const [text, vec] of entries) {
       const key = textKey(text);
       const hex = key.toString("hex");
       if (seen.has(hex)) continue;
@@ -243,10 +251,20 @@ export class EmbeddingCache {
    * calls); a new or emptied segment gets its header first.
    */
   private async append(records: Buffer): Promise<void> {
-    this.segmentName ??= `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.seg`;
-    const fh = await open(join(this.dir, this.segmentName), "a");
+    const header = segmentHeader(this.embedderId, this.dim);
+    this.segmentName ??= newSegmentName();
+    let fh = await open(join(this.dir, this.segmentName), "a");
     try {
-      const buf = (await fh.stat()).size === 0 ? Buffer.concat([segmentHeader(this.embedderId, this.dim), records]) : records;
+      let size = (await fh.stat()).size;
+      if (size !== 0 && (size < header.length || (size - header.length) % recordSize(this.dim) !== 0)) {
+        // A torn earlier write left a partial record; appending after it would misalign, and so lose,
+        // every later record. Continue in a fresh segment instead (the torn tail is dropped at open).
+        await fh.close();
+        this.segmentName = newSegmentName();
+        fh = await open(join(this.dir, this.segmentName), "a");
+        size = 0;
+      }
+      const buf = size === 0 ? Buffer.concat([header, records]) : records;
       let off = 0;
       while (off < buf.length) off += (await fh.write(buf, off, buf.length - off)).bytesWritten;
     } finally {
@@ -300,6 +318,9 @@ export class CachedEmbedder implements Embedder {
     });
     if (missing.length > 0) {
       const vecs = await this.inner.embedBatch(missing);
+      if (!Array.isArray(vecs) || vecs.length !== missing.length) {
+        throw new Error(`CachedEmbedder: embedder "${this.inner.id}" returned ${Array.isArray(vecs) ? vecs.length : typeof vecs} vectors for ${missing.length} texts; nothing was cached`);
+      }
       const byText = new Map<string, Float64Array>();
       missing.forEach((t, i) => byText.set(t, vecs[i]!));
       await this.cache.putMany(missing.map((t, i) => [t, vecs[i]!] as const));

@@ -4,7 +4,9 @@ import { join, resolve } from "node:path";
 import type { Embedder } from "./embedder.js";
 import { CachedEmbedder, EmbeddingCache } from "./embedding-cache.js";
 import type { EmbedderOptions } from "./registry.js";
+import { offlineFromEnv } from "../env-flag.js";
 import { persodeCacheDir } from "../paths.js";
+import { requireTimerMs } from "../time.js";
 
 /**
  * The semantic embedder (SPEC §4, issue 6): a sentence-transformers model (all-MiniLM-L6-v2 by
@@ -72,19 +74,10 @@ export type ModelSource =
   | { readonly kind: "cached"; readonly dir: string }
   | { readonly kind: "remote"; readonly dir: string };
 
-/** Parse a boolean environment flag ("1"/"true"/"yes"/"on" or "0"/"false"/"no"/"off"/empty). */
-export function parseEnvFlag(name: string, value: string | undefined): boolean {
-  if (value === undefined) return false;
-  const v = value.trim().toLowerCase();
-  if (["1", "true", "yes", "on"].includes(v)) return true;
-  if (["", "0", "false", "no", "off"].includes(v)) return false;
-  throw new Error(`${name}=${JSON.stringify(value)} is not a boolean; use 1 or 0`);
-}
-
 /** MiniLM options taken from the environment: PERSODE_MODEL_DIR, PERSODE_OFFLINE, PERSODE_DATA_DIR, HF_ENDPOINT. */
 export function miniLMOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MiniLMOptions {
   const o: MiniLMOptions = {
-    offline: parseEnvFlag("PERSODE_OFFLINE", env.PERSODE_OFFLINE),
+    offline: offlineFromEnv(env),
     modelCacheDir: join(persodeCacheDir(env), "models"),
   };
   if (env.PERSODE_MODEL_DIR) o.modelDir = env.PERSODE_MODEL_DIR;
@@ -285,9 +278,10 @@ export class MiniLMEmbedder implements Embedder {
     const timeoutMs = options.fetchTimeoutMs ?? 20_000;
     const modelCacheDir = resolve(options.modelCacheDir ?? join(persodeCacheDir(), "models"));
     const modelDir = options.modelDir ? resolve(options.modelDir) : undefined;
-    for (const [k, v] of [["batchSize", batchSize], ["maxLength", maxLength], ["fetchTimeoutMs", timeoutMs]] as const) {
+    for (const [k, v] of [["batchSize", batchSize], ["maxLength", maxLength]] as const) {
       if (!Number.isInteger(v) || v < 1) throw new RangeError(`MiniLM option ${k} must be a positive integer, got ${v}`);
     }
+    requireTimerMs(timeoutMs, "MiniLM option fetchTimeoutMs");
     const source = resolveModelSource({ model, revision, dtype, modelDir, modelCacheDir, offline: options.offline ?? false });
     const run = loadLock.then(() => loadWith({ ...options, modelDir }, { model, revision, dtype, modelCacheDir, timeoutMs, source }));
     loadLock = run.catch(() => undefined);

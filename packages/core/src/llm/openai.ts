@@ -5,6 +5,7 @@
  */
 import { DEFAULT_TEMPERATURE, OfflineLlm, requireString, requireTemperature } from "./llm.js";
 import type { GeneratedImage, Llm } from "./llm.js";
+import { requireTimerMs } from "../time.js";
 
 /** Default endpoint root (any OpenAI-compatible server works: vLLM, Ollama, LM Studio, …). */
 export const DEFAULT_LLM_BASE_URL = "https://api.openai.com/v1";
@@ -98,9 +99,7 @@ export class OpenAiLlm implements Llm {
     this.model = requireNonEmpty(options.model ?? DEFAULT_LLM_MODEL, "OpenAiLlm: model");
     this.imageModel = requireNonEmpty(options.imageModel ?? DEFAULT_IMAGE_MODEL, "OpenAiLlm: imageModel");
     this.imageSize = options.imageSize === undefined ? undefined : requireNonEmpty(options.imageSize, "OpenAiLlm: imageSize");
-    const timeoutMs = options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`OpenAiLlm: timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
-    this.timeoutMs = timeoutMs;
+    this.timeoutMs = requireTimerMs(options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS, "OpenAiLlm: timeoutMs");
     const f = options.fetch ?? globalThis.fetch;
     if (typeof f !== "function") throw new TypeError("OpenAiLlm: no fetch implementation available (Node ≥ 18 has one; or pass options.fetch)");
     this.fetchImpl = f;
@@ -221,10 +220,7 @@ export function createLlm(options: CreateLlmOptions = {}): Llm {
   let timeoutMs = options.timeoutMs;
   const envTimeout = fromEnv(env, "PERSODE_LLM_TIMEOUT_MS");
   if (timeoutMs === undefined && envTimeout !== undefined) {
-    timeoutMs = Number(envTimeout);
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-      throw new RangeError(`PERSODE_LLM_TIMEOUT_MS must be a positive number of milliseconds, got ${JSON.stringify(envTimeout)}`);
-    }
+    timeoutMs = requireTimerMs(/^\d+$/.test(envTimeout) ? Number(envTimeout) : Number.NaN, `PERSODE_LLM_TIMEOUT_MS=${JSON.stringify(envTimeout)}`);
   }
   const opts: OpenAiLlmOptions = {
     apiKey,
