@@ -2,17 +2,17 @@
 // `pnpm bench …`: runs the benchmarks CLI; `all` then renders figures, manifest, report and README
 // tables from the written results. Benchmarks never import the report package: this script joins them.
 import { resolve } from "node:path";
-import { main } from "../packages/benchmarks/dist/cli.js";
+import { main, reportFolder } from "../packages/benchmarks/dist/cli.js";
 
 const argv = process.argv.slice(2);
 const code = await main(argv);
-if (code === 0 && argv[0] === "all" && !argv.includes("--help") && !argv.includes("-h")) {
-  const outIdx = argv.indexOf("--out");
-  const resultsDir = resolve(outIdx >= 0 ? argv[outIdx + 1] : "results");
-  const isDefaultOut = resultsDir === resolve("results");
+// Only reached after a successful run, so the arguments parse; the folder is --out in any spelling.
+const resultsDir = code === 0 ? reportFolder(argv) : undefined;
+if (resultsDir !== undefined) {
   const { renderAll } = await import("../packages/report/dist/index.js");
   const t0 = performance.now();
+  const isDefaultOut = resultsDir === resolve("results");
   const summary = await renderAll({ resultsDir, ...(isDefaultOut ? { readmePath: resolve("README.md") } : {}) });
-  process.stdout.write(`report rendered in ${((performance.now() - t0) / 1000).toFixed(2)} s: ${summary?.reportPath ?? resolve(resultsDir, "report.html")}\n`);
+  process.stdout.write(`report rendered in ${((performance.now() - t0) / 1000).toFixed(2)} s: ${summary.reportPath}\n`);
 }
 process.exitCode = code;

@@ -32,6 +32,62 @@ Options:
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
 
+/** The command-line options of `pnpm bench`, as node:util parseArgs declares them. */
+const OPTIONS = {
+  embedder: { type: "string" },
+  out: { type: "string" },
+  seed: { type: "string" },
+  samples: { type: "string" },
+  rankings: { type: "string" },
+  output: { type: "string" },
+  data: { type: "string" },
+  episodes: { type: "string" },
+  probes: { type: "string" },
+  now: { type: "string" },
+  name: { type: "string" },
+  plugin: { type: "string", multiple: true },
+  model: { type: "string" },
+  dtype: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Options an experiment target (exp1–6, all) reads; each other target lists its own below. */
+const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "samples", "plugin"] as const;
+
+/** The options each non-experiment target reads. */
+const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  "epirec-eval": ["rankings", "output", "data", "plugin"],
+  corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
+};
+
+/** Parse `pnpm bench` arguments (throws on an unknown option or a missing value). */
+export function parseBenchArgs(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
+}
+
+/**
+ * The results folder `scripts/bench.mjs` renders the report from after a successful run: the `--out`
+ * folder (in any spelling parseArgs accepts, before or after the target) of an `all` run, else undefined.
+ */
+export function reportFolder(argv: readonly string[], cwd = process.cwd()): string | undefined {
+  const { values, positionals } = parseBenchArgs(argv);
+  if (values.help || positionals.length !== 1 || positionals[0] !== "all") return undefined;
+  return resolve(cwd, values.out ?? "results");
+}
+
+function unknownTarget(target: string): string {
+  return `unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, corpus`;
+}
+
+/** An option the target does not read is a usage error, never silently ignored. */
+function rejectUnusedOptions(target: string, values: Record<string, unknown>): void {
+  const allowed: readonly string[] = TARGET_OPTIONS[target] ?? EXPERIMENT_OPTIONS;
+  const unused = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
+  if (unused.length > 0) {
+    throw new UsageError(`${target} does not use ${unused.map((k) => `--${k}`).join(", ")}; it accepts ${allowed.map((k) => `--${k}`).join(", ")}`);
+  }
+}
+
 function once<T>(f: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
   return () => (p ??= f());
@@ -41,27 +97,7 @@ function once<T>(f: () => Promise<T>): () => Promise<T> {
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        embedder: { type: "string" },
-        out: { type: "string" },
-        seed: { type: "string" },
-        samples: { type: "string" },
-        rankings: { type: "string" },
-        output: { type: "string" },
-        data: { type: "string" },
-        episodes: { type: "string" },
-        probes: { type: "string" },
-        now: { type: "string" },
-        name: { type: "string" },
-        plugin: { type: "string", multiple: true },
-        model: { type: "string" },
-        dtype: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseBenchArgs(argv);
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
     return 2;
@@ -74,22 +110,24 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
     const target = positionals[0]!;
+    const experimentTarget = target !== "epirec-eval" && target !== "corpus";
+    if (experimentTarget && target !== "all" && findExperiment(target) === undefined) throw new UsageError(unknownTarget(target));
+    rejectUnusedOptions(target, values);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
     if (target === "corpus") {
       const { runCorpusCommand } = await import("./corpus-command.js");
       return await runCorpusCommand(values);
     }
-    const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)].filter((e) => e !== undefined);
-    if (selected.length === 0) throw new UsageError(`unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, corpus`);
+    const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)!];
     const embedderName = embedderOption(values.embedder);
     const out = resolve(values.out ?? "results");
-    const env = process.env;
+    const settings = embedderSettings(embedderName, values, process.env);
     let built: Embedder | undefined;
     const ctx: ExperimentContext = {
       out,
       embedderName,
-      embedder: once(async () => (built = await createEmbedder(embedderName, embedderSettings(values, env)))),
+      embedder: once(async () => (built = await createEmbedder(embedderName, settings))),
       seed: intOption(values.seed, "seed", DEFAULT_SEED),
       samples: intOption(values.samples, "samples", DEFAULT_SAMPLES, 1),
       locomo: once((): Promise<LocomoDataset> => loadLocomo()),

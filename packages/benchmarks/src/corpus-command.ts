@@ -27,13 +27,14 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const embedderName = embedderOption(values.embedder);
   const seed = intOption(values.seed, "seed", DEFAULT_SEED);
   const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
+  const settings = embedderSettings(embedderName, values);
   const corpus = await loadCsvCorpus(resolve(episodes), resolve(probes), {
     ...(values.name ? { name: values.name as string } : {}),
     ...(values.now ? { now: values.now as string } : {}),
   });
   for (const w of corpus.warnings) process.stderr.write(`warning: ${w}\n`);
   const out = resolve((values.out as string | undefined) ?? "results");
-  const embedder = await createEmbedder(embedderName, embedderSettings(values));
+  const embedder = await createEmbedder(embedderName, settings);
   const slug = corpusSlug(corpus.name);
   const t0 = performance.now();
   // runEpisodic seeds its bootstrap streams independently of the display label, so EpiRec converted

@@ -1,5 +1,5 @@
 /** @persode/benchmarks — the paper's six experiments behind `pnpm bench`, plus the EpiRec evaluator. */
-export { main as runCli } from "./cli.js";
+export { main as runCli, reportFolder } from "./cli.js";
 export { EXPERIMENTS, findExperiment } from "./experiments/index.js";
 export type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 export { runExp1, linspace } from "./experiments/exp1-forgetting.js";
@@ -10,7 +10,7 @@ export { runExp5, selectQuestions, turnText, LOCOMO_CATEGORIES, EXP5_PROTOCOL, t
 export { runEpisodic, EPISODIC_PROTOCOL, FACTUAL, type EpisodicRun } from "./episodic.js";
 export { runCorpusCommand, corpusSlug } from "./corpus-command.js";
 export { loadScenario, scenarioStore, scenarioMemoryInit, type Scenario, type ScenarioMemory, type ScenarioProbe } from "./scenario.js";
-export { mean, pstdev, rankOf, reciprocalRank, recallAtK, hitAtK, rankingMetrics } from "./metrics.js";
+export { mean, pstdev, rankOf, rankingMetrics } from "./metrics.js";
 export { embedDistinct } from "./embed.js";
 export { RankingsWriter, writeAtomic, formatJson, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
 export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";

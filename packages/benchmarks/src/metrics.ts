@@ -26,26 +26,6 @@ export function rankOf<T>(ranked: ArrayLike<T>, target: T): number {
   return 0;
 }
 
-/** Reciprocal rank of the first relevant item (0 when none is ranked). */
-export function reciprocalRank<T>(ranked: ArrayLike<T>, relevant: ReadonlySet<T>): number {
-  for (let i = 0; i < ranked.length; i++) if (relevant.has(ranked[i]!)) return 1 / (i + 1);
-  return 0;
-}
-
-/** |relevant ∩ top-k| / |relevant| (evidence recall@k). */
-export function recallAtK<T>(ranked: ArrayLike<T>, relevant: ReadonlySet<T>, k: number): number {
-  if (relevant.size === 0) return 0;
-  const seen = new Set<T>();
-  for (let i = 0; i < Math.min(k, ranked.length); i++) if (relevant.has(ranked[i]!)) seen.add(ranked[i]!);
-  return seen.size / relevant.size;
-}
-
-/** 1 when any relevant item is in the top k, else 0. */
-export function hitAtK<T>(ranked: ArrayLike<T>, relevant: ReadonlySet<T>, k: number): number {
-  for (let i = 0; i < Math.min(k, ranked.length); i++) if (relevant.has(ranked[i]!)) return 1;
-  return 0;
-}
-
 /**
  * Metrics of one full ranking given as memory indices, with the relevant memories as a 0/1 mask:
  * recall@k and hit@k for each k, and the reciprocal rank of the first relevant memory.

@@ -1,4 +1,4 @@
-import { embedderNames, type EmbedderOptions } from "@persode/core";
+import { embedderNames, offlineFromEnv, type EmbedderOptions } from "@persode/core";
 
 /** A user error on the command line: printed without a stack trace, exit code 2. */
 export class UsageError extends Error {}
@@ -21,11 +21,19 @@ export function embedderOption(value: unknown): string {
   return name;
 }
 
-/** Embedder construction settings from the command line and the environment (PERSODE_MODEL_DIR, PERSODE_OFFLINE). */
-export function embedderSettings(values: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): EmbedderOptions {
+/**
+ * Embedder construction settings from the command line and the environment (PERSODE_MODEL_DIR,
+ * PERSODE_OFFLINE). `--model` and `--dtype` pick a neural embedder's weights: given with the hashing
+ * embedder, which has none, they are a usage error rather than silently ignored.
+ */
+export function embedderSettings(embedder: string, values: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): EmbedderOptions {
+  const modelOptions = (["model", "dtype"] as const).filter((k) => values[k] !== undefined);
+  if (embedder === "hashing" && modelOptions.length > 0) {
+    throw new UsageError(`${modelOptions.map((k) => `--${k}`).join(" and ")} select a neural embedder's weights, but the embedder is hashing; add --embedder minilm (or another neural embedder)`);
+  }
   return {
     ...(env.PERSODE_MODEL_DIR ? { modelDir: env.PERSODE_MODEL_DIR } : {}),
-    offline: env.PERSODE_OFFLINE === "1" || env.PERSODE_OFFLINE === "true",
+    offline: offlineFromEnv(env),
     ...(typeof values.model === "string" ? { model: values.model } : {}),
     ...(typeof values.dtype === "string" ? { dtype: values.dtype } : {}),
   };

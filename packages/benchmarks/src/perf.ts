@@ -75,7 +75,7 @@ export interface PerfOptions {
 export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const cliPath = opts.cliPath ?? fileURLToPath(new URL("./cli.js", import.meta.url));
   const env = process.env;
-  const settings = opts.settings ?? embedderSettings({}, env);
+  const settings = opts.settings ?? embedderSettings(opts.embedder, {}, env);
   const embedder = await createEmbedder(opts.embedder, settings);
   const embedderArgs = [
     ...(opts.embedder !== "hashing" ? ["--embedder", opts.embedder] : []),
@@ -195,7 +195,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const embedder = embedderOption(values.embedder);
     const repeat = intOption(values.repeat, "repeat", 3, 1);
-    process.stdout.write(formatPerf(await runPerf({ embedder, settings: embedderSettings(values), repeat })));
+    process.stdout.write(formatPerf(await runPerf({ embedder, settings: embedderSettings(embedder, values), repeat })));
     return 0;
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n`);

@@ -20,6 +20,7 @@ import {
   spawnCli,
   type CliRun,
 } from "./bench-helpers.js";
+import { reportFolder } from "../src/cli.js";
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
 
@@ -105,10 +106,49 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     expect(listFiles(out)).toEqual([]);
   });
 
+  for (const [argv, named] of [
+    [["exp5", "--rankings", "r.jsonl"], "--rankings"],
+    [["all", "--episodes", "e.csv", "--now", "2025-01-01"], "--episodes, --now"],
+    [["epirec-eval", "--rankings", "r.jsonl", "--output", "o.json", "--seed", "5"], "--seed"],
+    [["epirec-eval", "--rankings", "r.jsonl", "--output", "o.json", "--out", "x"], "--out"],
+    [["corpus", "--episodes", "e.csv", "--probes", "p.csv", "--data", "d.json"], "--data"],
+  ] as const) {
+    it(`an option the target does not read is refused, not ignored: ${argv.join(" ")}`, () => {
+      const cwd = freshDir("unused-option");
+      mkdirSync(cwd);
+      const r = spawnCli([...argv], env, cwd);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${argv[0]} does not use ${named};`);
+      expect(listFiles(cwd)).toEqual([]);
+    });
+  }
+
+  it("--model or --dtype with the hashing embedder is refused, not ignored", () => {
+    const out = freshDir("model-hashing");
+    for (const argv of [["exp3", "--model", "Xenova/other"], ["exp1", "--dtype", "q8"]]) {
+      const r = bench([...argv, "--out", out]);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.stderr).toContain("the embedder is hashing; add --embedder minilm");
+    }
+    expect(listFiles(out)).toEqual([]);
+  });
+
   it("epirec-eval without --rankings or --output", () => {
     const r = bench(["epirec-eval", "--output", join(root, "never.json")]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--rankings");
+  });
+});
+
+describe("reportFolder: where `pnpm bench all` renders the report", () => {
+  it("is the --out folder in every spelling and position, and only for a successful-looking `all`", () => {
+    expect(reportFolder(["all"], "/w")).toBe("/w/results");
+    expect(reportFolder(["all", "--out", "x"], "/w")).toBe("/w/x");
+    expect(reportFolder(["all", "--out=x"], "/w")).toBe("/w/x");
+    expect(reportFolder(["--out", "/abs/x", "all"], "/w")).toBe("/abs/x");
+    expect(reportFolder(["--seed", "3", "all", "--out=y"], "/w")).toBe("/w/y");
+    expect(reportFolder(["exp5", "--out", "x"], "/w")).toBeUndefined();
+    expect(reportFolder(["all", "--help"], "/w")).toBeUndefined();
   });
 });
 

@@ -167,6 +167,8 @@ export function compareManifests(committed: Manifest, recomputed: Manifest): str
       problems.push(`manifest entry ${old.id} moved from ${old.file} ${old.path} to ${cur.file} ${cur.path}`);
     }
     if (cur.precision !== old.precision) problems.push(`manifest entry ${old.id}: precision changed from ${old.precision} to ${cur.precision}`);
+    // the tolerance guards every later check, so a hand-loosened one in the committed manifest is drift too
+    if (cur.tolerance !== old.tolerance) problems.push(`manifest entry ${old.id}: tolerance changed from ${old.tolerance} to ${cur.tolerance} — regenerate with \`pnpm report\``);
     const diff = Math.abs(cur.value - old.value);
     // compare at the stated precision so float noise in the subtraction never counts as drift
     if (pyRound(diff, old.precision + 2) > old.tolerance) {

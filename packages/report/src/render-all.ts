@@ -3,7 +3,8 @@
  * and write results/figures/*, results/manifest.json, results/report.html and (optionally) the README
  * section — or, in check mode, verify all of it against what is on disk without writing.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { writeFileAtomic } from "@persode/core";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { buildFigureSpecs } from "./figures/index.js";
 import { checkCostClaims, checkHtmlHonesty, checkReadmeHonesty } from "./honesty.js";
@@ -87,13 +88,6 @@ async function computeOutputs(resultsDir: string, fontFiles: readonly string[], 
   return { set, model, files, figuresMs };
 }
 
-function writeAtomic(path: string, data: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
-}
-
 /**
  * Render everything from the results in `resultsDir`: figures (Vega-Lite JSON, SVG, PNG), the
  * manifest, the HTML report and, when `readmePath` is given, the README's generated section
@@ -109,8 +103,8 @@ export async function renderAll(opts: RenderOptions): Promise<RenderSummary> {
     const text = spliceReadme(before, section, opts.readmePath);
     readme = { path: opts.readmePath, text, changed: text !== before };
   }
-  for (const [rel, data] of out.files) writeAtomic(join(opts.resultsDir, rel), data);
-  if (readme?.changed) writeAtomic(readme.path, readme.text);
+  for (const [rel, data] of out.files) await writeFileAtomic(join(opts.resultsDir, rel), data);
+  if (readme?.changed) await writeFileAtomic(readme.path, readme.text);
   return {
     experiments: presentExperiments(out.set),
     files: [...out.files.keys()],

@@ -60,6 +60,13 @@ describe("regression manifest", () => {
     expect(reresolveEntries(manifest, now).join("\n")).toContain("exp5.hashing.fused_persode.evidence_recall@5 drifted");
   });
 
+  it("names the entry when the committed manifest's tolerance is loosened by hand", () => {
+    const loosened = structuredClone(manifest);
+    const entry = loosened.entries.find((e) => e.id === "exp5.hashing.fused_persode.evidence_recall@5")!;
+    entry.tolerance = 1;
+    expect(compareManifests(loosened, manifest)).toEqual(["manifest entry exp5.hashing.fused_persode.evidence_recall@5: tolerance changed from 1 to 0 — regenerate with `pnpm report`"]);
+  });
+
   it("accepts a model-embedder change inside its tolerance and rejects one outside", () => {
     const ws = tempWorkspace();
     editJson(join(ws.results, "exp6_epirec.json"), (d) => {

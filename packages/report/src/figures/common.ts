@@ -1,5 +1,6 @@
 /** Shared pieces of the figure specs: the figure record, the strategy colour encoding and the chart shapes reused across experiments. */
-import type { Experiment } from "../results.js";
+import type { PathSegment } from "../json-path.js";
+import { getNumber, hasPath, type Experiment, type ResultDoc } from "../results.js";
 import { baseConfig, strategyColours } from "../style.js";
 
 /** Vega-Lite schema URL recorded in every spec (informational; nothing is fetched). */
@@ -155,4 +156,27 @@ export function pairedDiffPlot(rows: PairedDiff[], o: { strategies: string[]; pa
     },
     resolve: { scale: { x: "shared" } },
   };
+}
+
+/**
+ * One strategy's bar for a CI-bar chart (value, and its 95 % CI when the file records one) plus its
+ * paired difference to similarity-only when the file records that, read from the given paths.
+ */
+export function barAndPairedDiff(
+  doc: ResultDoc,
+  at: { panel: string; group: string; strategy: string; metric: string },
+  paths: { value: PathSegment[]; ci: PathSegment[]; paired: PathSegment[] },
+): { bar: CiBar; paired?: PairedDiff } {
+  const hasCi = hasPath(doc, paths.ci);
+  const bar: CiBar = {
+    panel: at.panel,
+    group: at.group,
+    strategy: at.strategy,
+    value: getNumber(doc, paths.value),
+    lo: hasCi ? getNumber(doc, [...paths.ci, 0]) : null,
+    hi: hasCi ? getNumber(doc, [...paths.ci, 1]) : null,
+  };
+  if (!hasPath(doc, paths.paired)) return { bar };
+  const p = paths.paired;
+  return { bar, paired: { panel: at.panel, metric: at.metric, strategy: at.strategy, diff: getNumber(doc, [...p, "diff"]), lo: getNumber(doc, [...p, "ci95", 0]), hi: getNumber(doc, [...p, "ci95", 1]) } };
 }

@@ -1,9 +1,10 @@
 /** Exp. 5 figures: LoCoMo strategy comparison with bootstrap CIs and the paired differences, one panel per embedder (SPEC §7 Exp. 5). */
 import { fixed } from "../format.js";
-import { getKeys, getNumber, hasPath, type ResultDoc } from "../results.js";
+import { getKeys, getNumber, type ResultDoc } from "../results.js";
 import { embedderName, orderStrategies } from "../style.js";
-import { embeddersOf, EXP5_METRICS } from "../sections/exp5.js";
-import { groupedBarsWithCi, pairedDiffPlot, topLevel, type CiBar, type FigureSpec, type PairedDiff } from "./common.js";
+import { embeddersOf } from "../sections/common.js";
+import { EXP5_METRICS } from "../sections/exp5.js";
+import { barAndPairedDiff, groupedBarsWithCi, pairedDiffPlot, topLevel, type CiBar, type FigureSpec, type PairedDiff } from "./common.js";
 
 /** Strategies across every run of a per-embedder results file, registry order first. */
 export function allStrategies(doc: ResultDoc): string[] {
@@ -27,19 +28,9 @@ export function exp5Figures(doc: ResultDoc): FigureSpec[] {
     panels.push(panel);
     for (const s of keys) {
       for (const m of EXP5_METRICS) {
-        const ci = [...run, s, "ci95", m.key];
-        bars.push({
-          panel,
-          group: m.short,
-          strategy: s,
-          value: getNumber(doc, [...run, s, m.key]),
-          lo: hasPath(doc, ci) ? getNumber(doc, [...ci, 0]) : null,
-          hi: hasPath(doc, ci) ? getNumber(doc, [...ci, 1]) : null,
-        });
-        const p = [...run, s, "paired_vs_similarity", m.key];
-        if (hasPath(doc, p)) {
-          paired.push({ panel, metric: m.label, strategy: s, diff: getNumber(doc, [...p, "diff"]), lo: getNumber(doc, [...p, "ci95", 0]), hi: getNumber(doc, [...p, "ci95", 1]) });
-        }
+        const r = barAndPairedDiff(doc, { panel, group: m.short, strategy: s, metric: m.label }, { value: [...run, s, m.key], ci: [...run, s, "ci95", m.key], paired: [...run, s, "paired_vs_similarity", m.key] });
+        bars.push(r.bar);
+        if (r.paired) paired.push(r.paired);
       }
     }
   }

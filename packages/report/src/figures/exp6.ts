@@ -1,10 +1,10 @@
 /** Exp. 6 figures: EpiRec recall@3 by probe type with bootstrap CIs and the paired differences, one panel per embedder (SPEC §7 Exp. 6). */
 import { fixed } from "../format.js";
-import { getKeys, getNumber, hasPath, type ResultDoc } from "../results.js";
+import { getKeys, getNumber, type ResultDoc } from "../results.js";
 import { embedderName, orderStrategies } from "../style.js";
-import { embeddersOf } from "../sections/exp5.js";
+import { embeddersOf } from "../sections/common.js";
 import { PROBE_TYPES } from "../sections/exp6.js";
-import { groupedBarsWithCi, pairedDiffPlot, topLevel, type CiBar, type FigureSpec, type PairedDiff } from "./common.js";
+import { barAndPairedDiff, groupedBarsWithCi, pairedDiffPlot, topLevel, type CiBar, type FigureSpec, type PairedDiff } from "./common.js";
 import { allStrategies } from "./exp5.js";
 
 /** Build the Exp. 6 figure specs (the paired figure only when the results carry paired differences). */
@@ -22,19 +22,10 @@ export function exp6Figures(doc: ResultDoc): FigureSpec[] {
     panels.push(panel);
     for (const s of orderStrategies(getKeys(doc, run))) {
       for (const g of groups) {
-        const ci = [...run, s, "ci95", `${g.key}.r3`];
-        bars.push({
-          panel,
-          group: g.label,
-          strategy: s,
-          value: getNumber(doc, [...run, s, g.key, "r3"]),
-          lo: hasPath(doc, ci) ? getNumber(doc, [...ci, 0]) : null,
-          hi: hasPath(doc, ci) ? getNumber(doc, [...ci, 1]) : null,
-        });
-        const p = [...run, s, "paired_vs_similarity", `${g.key}.r3`];
-        if (hasPath(doc, p)) {
-          paired.push({ panel, metric: `recall@3 — ${g.label}`, strategy: s, diff: getNumber(doc, [...p, "diff"]), lo: getNumber(doc, [...p, "ci95", 0]), hi: getNumber(doc, [...p, "ci95", 1]) });
-        }
+        const key = `${g.key}.r3`;
+        const r = barAndPairedDiff(doc, { panel, group: g.label, strategy: s, metric: `recall@3 — ${g.label}` }, { value: [...run, s, g.key, "r3"], ci: [...run, s, "ci95", key], paired: [...run, s, "paired_vs_similarity", key] });
+        bars.push(r.bar);
+        if (r.paired) paired.push(r.paired);
       }
     }
   }

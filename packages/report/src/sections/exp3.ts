@@ -3,10 +3,8 @@ import { strong, type Cell, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getArray, getBoolean, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
 import { orderStrategies, strategySlug } from "../style.js";
+import { FUSED, GATED, SIMILARITY, requireStrategies } from "./common.js";
 
-const FUSED = "fused (Persode)";
-const SIMILARITY = "similarity-only";
-const GATED = "gated (Persode)";
 
 /** Strategies of Exp. 3 in registry order (from the vague condition). */
 export function exp3Strategies(doc: ResultDoc): string[] {
@@ -36,9 +34,7 @@ export function longTermBump(doc: ResultDoc): { from: number; to: number } {
 /** Build the Exp. 3 section, recording every stated number. */
 export function exp3Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const strategies = exp3Strategies(doc);
-  for (const s of [FUSED, SIMILARITY]) {
-    if (!strategies.includes(s)) throw new Error(`${doc.file}: conditions.vague has no "${s}" strategy, which the report compares — rerun \`pnpm bench exp3\``);
-  }
+  requireStrategies(doc, strategies, "conditions.vague", "exp3");
   const cond = (c: string, s: string) => ["conditions", c, s];
   const id = (c: string, s: string, m: string) => `exp3.${c}.${strategySlug(s)}.${m}`;
   const v = new Map<string, ReturnType<ManifestRecorder["num"]>>();

@@ -2,10 +2,8 @@
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
 import { getKeys, getString, hasPath, type ResultDoc } from "../results.js";
-import { embedderName, isExactEmbedder, orderEmbedders, orderStrategies, strategySlug } from "../style.js";
-
-/** Largest drift allowed for values from a model-inference embedder (float inference may flip a few rankings). */
-export const SEMANTIC_TOLERANCE = 0.002;
+import { embedderName, orderStrategies, strategySlug } from "../style.js";
+import { FUSED, GATED, SIMILARITY, bootstrapSentence, datasetNotes, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
 
 /** The metrics the README states for Exp. 5, with their column names. */
 export const EXP5_METRICS: ReadonlyArray<{ key: string; label: string; short: string }> = [
@@ -21,24 +19,6 @@ const EXCLUSION_LABELS: Readonly<Record<string, string>> = {
   no_evidence: "without evidence",
   unresolvable_evidence: "with unresolvable evidence",
 };
-
-const FUSED = "fused (Persode)";
-const SIMILARITY = "similarity-only";
-const GATED = "gated (Persode)";
-
-/** Embedders of a run-per-embedder results file, hashing first. */
-export function embeddersOf(doc: ResultDoc): string[] {
-  return orderEmbedders(getKeys(doc, ["runs"]));
-}
-
-/** Record a value and, when present, its 95 % CI; returns the cell "v [lo, hi]". */
-export function valueWithCi(rec: ManifestRecorder, doc: ResultDoc, base: Array<string | number>, ciPath: Array<string | number>, id: string, precision: number, tolerance: number): { value: Ref; cell: Cell } {
-  const value = rec.num(doc, base, id, precision, tolerance);
-  if (!hasPath(doc, ciPath)) return { value, cell: [value] };
-  const lo = rec.num(doc, [...ciPath, 0], `${id}.ci95.lo`, precision, tolerance);
-  const hi = rec.num(doc, [...ciPath, 1], `${id}.ci95.hi`, precision, tolerance);
-  return { value, cell: [value, " [", lo, ", ", hi, "]"] };
-}
 
 /** Build the Exp. 5 section, recording every stated number. */
 export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
@@ -56,17 +36,7 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   getKeys(doc, [...run0, "excluded"]).forEach((k, i, all) => {
     intro.push(rec.num(doc, [...run0, "excluded", k], `exp5.excluded.${k}`, 0), ` ${EXCLUSION_LABELS[k] ?? k.replace(/_/g, " ")}`, i < all.length - 1 ? ", " : ".");
   });
-  if (hasPath(doc, ["bootstrap"])) {
-    intro.push(
-      " Brackets: 95 % percentile-bootstrap CIs over ",
-      getString(doc, ["bootstrap", "unit"]),
-      "s (",
-      rec.num(doc, ["bootstrap", "samples"], "exp5.bootstrap.samples", 0),
-      " resamples, seed ",
-      rec.num(doc, ["bootstrap", "seed"], "exp5.bootstrap.seed", 0),
-      ").",
-    );
-  }
+  intro.push(...bootstrapSentence(doc, rec, "exp5"));
   blocks.push({ kind: "paragraph", parts: intro });
 
   const gapParts: Inline[] = [strong("Cost."), " Ungated fusion trails similarity-only in evidence recall@5"];
@@ -74,11 +44,9 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const gateParts: Inline[] = [strong("Gain of the gate."), " Gating fusion on the query's emotion recovers similarity-only's recall"];
   let rule: Ref | undefined;
   embedders.forEach((emb, ei) => {
-    const tol = isExactEmbedder(emb) ? 0 : SEMANTIC_TOLERANCE;
+    const tol = toleranceOf(emb);
     const strategies = orderStrategies(getKeys(doc, ["runs", emb, "strategies"]));
-    for (const s of [FUSED, SIMILARITY]) {
-      if (!strategies.includes(s)) throw new Error(`${doc.file}: runs.${emb}.strategies has no "${s}" strategy, which the report compares — rerun \`pnpm bench exp5\``);
-    }
+    requireStrategies(doc, strategies, `runs.${emb}.strategies`, "exp5");
     const id = (s: string, m: string) => `exp5.${emb}.${strategySlug(s)}.${m}`;
     const rows: Cell[][] = strategies.map((s) => {
       const base = ["runs", emb, "strategies", s];
@@ -97,15 +65,7 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     const paired = ["runs", emb, "strategies", FUSED, "paired_vs_similarity", "evidence_recall@5"];
     if (hasPath(doc, paired)) {
       const pid = `${id(FUSED, "paired")}.evidence_recall@5`;
-      gapParts.push(
-        " (paired difference ",
-        rec.num(doc, [...paired, "diff"], `${pid}.diff`, 4, tol),
-        ", 95 % CI [",
-        rec.num(doc, [...paired, "ci95", 0], `${pid}.ci95.lo`, 4, tol),
-        ", ",
-        rec.num(doc, [...paired, "ci95", 1], `${pid}.ci95.hi`, 4, tol),
-        "])",
-      );
+      gapParts.push(" (", ...pairedDifference(rec, doc, paired, `${id(FUSED, "paired")}.evidence_recall@5`, 4, tol), ")");
     }
     gapChecks.push({ left: fused.ref, op: "<", right: sim.ref });
     const gate = rec.num(doc, ["runs", emb, "gate", "fused_fraction"], `exp5.${emb}.gate.fused_fraction`, 4);
@@ -132,11 +92,7 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     requiresText: [provenance.ref],
   });
 
-  const notes: Section["notes"] = [];
-  for (const k of ["name", "url", "license", "data_sha256"]) {
-    if (hasPath(doc, ["benchmark", k])) notes.push({ label: `Dataset ${k.replace(/_/g, " ")}`, text: getString(doc, ["benchmark", k]) });
-  }
-  if (hasPath(doc, ["protocol", "note"])) notes.push({ label: "Protocol", text: getString(doc, ["protocol", "note"]) });
+  const notes = datasetNotes(doc);
   notes.push({ label: "Gate provenance (as recorded by the runner)", text: getString(doc, ["protocol", "gate_provenance"]) });
   return { experiment: "exp5", title: "Exp. 5 — LoCoMo evidence retrieval", blocks, notes };
 }

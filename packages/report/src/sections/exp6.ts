@@ -1,9 +1,9 @@
 /** Exp. 6 section: EpiRec retrieval by probe type with bootstrap CIs and the every-stratum cost (SPEC §7 Exp. 6). */
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
-import { getKeys, getString, hasPath, type ResultDoc } from "../results.js";
-import { embedderName, isExactEmbedder, orderStrategies, strategySlug } from "../style.js";
-import { embeddersOf, SEMANTIC_TOLERANCE, valueWithCi } from "./exp5.js";
+import { getKeys, hasPath, type ResultDoc } from "../results.js";
+import { embedderName, orderStrategies, strategySlug } from "../style.js";
+import { FUSED, GATED, SIMILARITY, bootstrapSentence, datasetNotes, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
 
 /** EpiRec probe types in presentation order, with their display names. */
 export const PROBE_TYPES: ReadonlyArray<{ key: string; label: string }> = [
@@ -12,27 +12,13 @@ export const PROBE_TYPES: ReadonlyArray<{ key: string; label: string }> = [
   { key: "reflective_implicit", label: "reflective implicit" },
 ];
 
-const FUSED = "fused (Persode)";
-const SIMILARITY = "similarity-only";
-const GATED = "gated (Persode)";
-
 /** Build the Exp. 6 section, recording every stated number. */
 export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const embedders = embeddersOf(doc);
   const probes = rec.num(doc, ["benchmark", "probes"], "exp6.benchmark.probes", 0);
   const personas = rec.num(doc, ["benchmark", "personas"], "exp6.benchmark.personas", 0);
   const intro: Inline[] = [probes, " probes over ", personas, " personas, one store per persona, each probe targeting its own episode."];
-  if (hasPath(doc, ["bootstrap"])) {
-    intro.push(
-      " Brackets: 95 % percentile-bootstrap CIs over ",
-      getString(doc, ["bootstrap", "unit"]),
-      "s (",
-      rec.num(doc, ["bootstrap", "samples"], "exp6.bootstrap.samples", 0),
-      " resamples, seed ",
-      rec.num(doc, ["bootstrap", "seed"], "exp6.bootstrap.seed", 0),
-      ").",
-    );
-  }
+  intro.push(...bootstrapSentence(doc, rec, "exp6"));
   const blocks: Section["blocks"] = [
     { kind: "figure", figure: "exp6_epirec", alt: "EpiRec recall@3 by probe type per strategy with 95% bootstrap CIs, one panel per embedder", inReadme: true },
     { kind: "figure", figure: "exp6_paired", alt: "Paired differences to similarity-only in recall@3 with 95% bootstrap CIs", inReadme: false },
@@ -42,11 +28,9 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const costChecks: Comparison[] = [];
   const gateParts: Inline[] = [strong("Gate."), " The gate fuses on"];
   embedders.forEach((emb, ei) => {
-    const tol = isExactEmbedder(emb) ? 0 : SEMANTIC_TOLERANCE;
+    const tol = toleranceOf(emb);
     const strategies = orderStrategies(getKeys(doc, ["runs", emb, "strategies"]));
-    for (const s of [FUSED, SIMILARITY]) {
-      if (!strategies.includes(s)) throw new Error(`${doc.file}: runs.${emb}.strategies has no "${s}" strategy, which the report compares — rerun \`pnpm bench exp6\``);
-    }
+    requireStrategies(doc, strategies, `runs.${emb}.strategies`, "exp6");
     const id = (s: string, m: string) => `exp6.${emb}.${strategySlug(s)}.${m}`;
     const rows: Cell[][] = strategies.map((s) => {
       const base = ["runs", emb, "strategies", s];
@@ -72,15 +56,7 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     const paired = ["runs", emb, "strategies", FUSED, "paired_vs_similarity", "overall.r3"];
     if (hasPath(doc, paired)) {
       const pid = `${id(FUSED, "paired")}.overall.r3`;
-      costParts.push(
-        ", paired difference ",
-        rec.num(doc, [...paired, "diff"], `${pid}.diff`, 3, tol),
-        ", 95 % CI [",
-        rec.num(doc, [...paired, "ci95", 0], `${pid}.ci95.lo`, 3, tol),
-        ", ",
-        rec.num(doc, [...paired, "ci95", 1], `${pid}.ci95.hi`, 3, tol),
-        "]",
-      );
+      costParts.push(", ", ...pairedDifference(rec, doc, paired, `${id(FUSED, "paired")}.overall.r3`, 3, tol));
     }
     costParts.push(")");
     const gate = rec.num(doc, ["runs", emb, "gate", "reflective_fused_fraction"], `exp6.${emb}.gate.reflective_fused_fraction`, 4);
@@ -91,10 +67,5 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   gateParts.push(".");
   blocks.push({ kind: "paragraph", parts: gateParts });
   blocks.push({ kind: "cost", cost: "exp6-every-stratum", parts: costParts, requires: costChecks });
-  const notes: Section["notes"] = [];
-  for (const k of ["name", "url", "license", "data_sha256"]) {
-    if (hasPath(doc, ["benchmark", k])) notes.push({ label: `Dataset ${k.replace(/_/g, " ")}`, text: getString(doc, ["benchmark", k]) });
-  }
-  if (hasPath(doc, ["protocol", "note"])) notes.push({ label: "Protocol", text: getString(doc, ["protocol", "note"]) });
-  return { experiment: "exp6", title: "Exp. 6 — EpiRec episodic recall", blocks, notes };
+  return { experiment: "exp6", title: "Exp. 6 — EpiRec episodic recall", blocks, notes: datasetNotes(doc) };
 }
