@@ -60,7 +60,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
       bootstrap: { samples, seed, unit: "probe", method: "percentile" },
       runs,
       warnings: corpus.warnings,
-      meta: meta(seed, Object.keys(runs), `corpus --name ${corpus.name}`),
+      meta: meta(seed, Object.keys(runs), `corpus --name ${corpus.name}`, corpus.sha256),
     }),
   );
   const seconds = (performance.now() - t0) / 1000;

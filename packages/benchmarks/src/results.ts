@@ -60,9 +60,9 @@ export function mergeablePrevious(
   return sameData && b?.seed === bootstrap.seed && b?.samples === bootstrap.samples ? previous : undefined;
 }
 
-/** The `meta` block closing every results file. */
-export function meta(seed: number, embedders: string[], target: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, ...extra };
+/** The `meta` block closing every results file: package, version, seed, embedders, command, input data hash. */
+export function meta(seed: number, embedders: string[], target: string, dataSha256: string): Record<string, unknown> {
+  return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, data_sha256: dataSha256 };
 }
 
 /**

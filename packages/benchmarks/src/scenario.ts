@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { DAY_MS, MemoryStore, toEpochMs, type Embedder, type MemoryInit } from "@persode/core";
 
@@ -33,6 +34,8 @@ export interface Scenario {
   exp4: { utterances: string[]; profiles: ScenarioProfile[]; default_art_style: string };
   exp1_profiles: { label: string; emotional_intensity: number; contextual_relevance: number; recall_count: number }[];
   exp2_weightings: { label: string; w_emotion: number; w_recall: number; w_context: number }[];
+  /** sha256 of the scenario file's bytes (recorded in every Exp. 1–4 results file). */
+  sha256: string;
 }
 
 let cached: Scenario | undefined;
@@ -41,11 +44,12 @@ let cached: Scenario | undefined;
 export function loadScenario(): Scenario {
   if (!cached) {
     const url = new URL("../data/scenario.json", import.meta.url);
-    const s = JSON.parse(readFileSync(url, "utf8")) as Scenario;
+    const bytes = readFileSync(url);
+    const s = JSON.parse(bytes.toString("utf8")) as Scenario;
     if (!Array.isArray(s.memories) || !Array.isArray(s.probes) || typeof s.reference_now !== "string") {
       throw new Error(`${url.pathname}: not a Persode scenario file (memories, probes and reference_now are required)`);
     }
-    cached = s;
+    cached = { ...s, sha256: createHash("sha256").update(bytes).digest("hex") };
   }
   return cached;
 }

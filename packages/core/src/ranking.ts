@@ -91,7 +91,7 @@ export class RankingContext {
       // Sparse store (hashing): visit only the (memory, dimension) pairs where both are non-zero.
       // Each memory keeps its own 16 kernel lanes, so the result is identical to blasDot.
       const n1 = dim & -16;
-      const lanes = new Float64Array(size * 16);
+      const lanes = scratchLanes(size * 16);
       const dots = new Float64Array(size);
       for (let j = 0; j < n1; j++) {
         const x = q[j]!;
@@ -165,6 +165,18 @@ export class RankingContext {
     }
     return o;
   }
+}
+
+let lanesScratch = new Float64Array(0);
+
+/**
+ * A zeroed scratch buffer for the per-memory FMA lanes, reused across queries: similarity() is
+ * synchronous, so one buffer serves every call and a benchmark does not allocate 75 kB per query.
+ */
+function scratchLanes(n: number): Float64Array {
+  if (lanesScratch.length < n) lanesScratch = new Float64Array(n);
+  else lanesScratch.fill(0, 0, n);
+  return lanesScratch;
 }
 
 /** Per dimension: the memories with a non-zero value there, and the values. */

@@ -92,7 +92,7 @@ export const exp4: Experiment = {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
     const file = embedderFile("exp4_journals", ctx);
     const mdFile = embedderFile("exp4_journals", ctx, ".md");
-    await writeAtomic(join(ctx.out, file), formatJson({ ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target) }));
+    await writeAtomic(join(ctx.out, file), formatJson({ ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) }));
     await writeAtomic(join(ctx.out, mdFile), markdown);
     const p = json.personalization as { descriptor_coverage: { present: number; total: number }; profiles_differ: boolean; shared_mood_cue: boolean };
     return {

@@ -29,7 +29,7 @@ export const exp5: Experiment = {
         protocol: EXP5_PROTOCOL,
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
         runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target),
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256),
       }),
     );
     const strategies = r.run.strategies as Record<string, Record<string, number>>;

@@ -34,7 +34,7 @@ export const exp6: Experiment = {
         },
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
         runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target),
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256),
       }),
     );
     const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;

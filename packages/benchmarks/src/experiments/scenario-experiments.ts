@@ -18,7 +18,7 @@ export const exp1: Experiment = {
   async run(ctx) {
     const r = runExp1(loadScenario());
     const file = "exp1_forgetting_curve.json";
-    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [], ctx.target) }));
+    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) }));
     const s = r.strength_at_30_days as Record<string, number>;
     return {
       files: [file],
@@ -38,7 +38,7 @@ export const exp2: Experiment = {
   async run(ctx) {
     const r = runExp2(loadScenario());
     const file = "exp2_memory_scoring.json";
-    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [], ctx.target) }));
+    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) }));
     const f = r.focus as { event: string; rank_by_weighting: Record<string, number>; ratio_emotion_heavy_vs_balanced: number };
     return {
       files: [file],
@@ -54,7 +54,7 @@ export const exp3: Experiment = {
   async run(ctx) {
     const r = await runExp3(loadScenario(), await ctx.embedder());
     const file = embedderFile("exp3_retrieval", ctx);
-    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [ctx.embedderName], ctx.target) }));
+    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) }));
     const c = r.conditions as Record<string, Record<string, Record<string, unknown>>>;
     const summary: [string, string][] = Object.keys(c.vague!).map((k) => {
       const v = c.vague![k]!;
