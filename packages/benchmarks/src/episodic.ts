@@ -3,7 +3,7 @@ import type { EpisodicCorpus } from "@persode/datasets";
 import { embedDistinct } from "./embed.js";
 import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { mean, rankOf } from "./metrics.js";
-import { RankingsWriter } from "./results.js";
+import { RankingsWriter } from "./rankings-writer.js";
 import { Progress } from "./progress.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";

@@ -5,7 +5,7 @@ import { strategyUncertainty } from "../uncertainty.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { Progress } from "../progress.js";
-import { RankingsWriter } from "../results.js";
+import { RankingsWriter } from "../rankings-writer.js";
 
 /** LoCoMo QA categories 1–4 (5, adversarial, is excluded a priori). */
 export const LOCOMO_CATEGORIES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" };
