@@ -3,7 +3,7 @@ import { createEmbedder } from "@persode/core";
 import { corpusCounts, loadCsvCorpus } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
 import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
-import { DEFAULT_SAMPLES, DEFAULT_SEED, describeEmbedder, formatJson, mergeRuns, mergeablePrevious, meta, readPrevious, writeAtomic } from "./results.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, meta, runsAfter, writeAtomic } from "./results.js";
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -44,8 +44,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
 
   const file = `corpus_${slug}.json`;
   const path = join(out, file);
-  const previous = await readPrevious(path);
-  const runs = mergeRuns(mergeablePrevious(previous, corpus.sha256, { seed, samples }), embedderName, { embedder: describeEmbedder(embedder), ...r.run });
+  const runs = await runsAfter(path, corpus.sha256, { seed, samples }, embedderName, embedder, r.run);
   for (const o of r.outputs) {
     const base = join(out, `corpus_${slug}_rankings`, `${embedderName}_${o.strategy.slug}`);
     await writeAtomic(`${base}.jsonl`, o.jsonl);

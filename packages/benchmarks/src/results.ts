@@ -60,6 +60,22 @@ export function mergeablePrevious(
   return sameData && b?.seed === bootstrap.seed && b?.samples === bootstrap.samples ? previous : undefined;
 }
 
+/**
+ * The `runs` object for a results file at `path` after this embedder's run: the file's earlier runs
+ * are kept when they may share it (mergeablePrevious), and the run records the embedder's identity.
+ */
+export async function runsAfter(
+  path: string,
+  dataSha256: string,
+  bootstrap: { seed: number; samples: number },
+  embedderName: string,
+  embedder: { name: string; id: string; dim: number },
+  run: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const previous = mergeablePrevious(await readPrevious(path), dataSha256, bootstrap);
+  return mergeRuns(previous, embedderName, { embedder: describeEmbedder(embedder), ...run });
+}
+
 /** The `meta` block closing every results file: package, version, seed, embedders, command, input data hash. */
 export function meta(seed: number, embedders: string[], target: string, dataSha256: string): Record<string, unknown> {
   return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, data_sha256: dataSha256 };

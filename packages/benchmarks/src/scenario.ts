@@ -69,11 +69,11 @@ export function scenarioMemoryInit(m: ScenarioMemory, nowMs: number): MemoryInit
   };
 }
 
-/** A fresh store holding the ten scenario memories. */
-export async function scenarioStore(embedder: Embedder, scenario: Scenario = loadScenario()): Promise<MemoryStore> {
+/** A fresh store holding the ten scenario memories (pass `vectors` to reuse their embeddings). */
+export async function scenarioStore(embedder: Embedder, scenario: Scenario = loadScenario(), vectors?: readonly Float64Array[]): Promise<MemoryStore> {
   const nowMs = toEpochMs(scenario.reference_now);
   const store = new MemoryStore({ embedder });
-  const vecs = await embedder.embedBatch(scenario.memories.map((m) => m.text));
+  const vecs = vectors ?? (await embedder.embedBatch(scenario.memories.map((m) => m.text)));
   scenario.memories.forEach((m, i) => store.addEmbedded(scenarioMemoryInit(m, nowMs), vecs[i]!));
   return store;
 }

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import {
   LexiconAnalyzer,
-  MemoryStore,
   PersodeAgent,
   buildVisualPrompt,
   journalToMarkdown,
@@ -12,7 +11,7 @@ import {
   type Embedder,
 } from "@persode/core";
 import { formatJson, meta, writeAtomic } from "../results.js";
-import { loadScenario, scenarioMemoryInit, type Scenario } from "../scenario.js";
+import { loadScenario, scenarioStore, type Scenario } from "../scenario.js";
 import type { Experiment } from "./experiment.js";
 import { embedderFile } from "./scenario-experiments.js";
 
@@ -49,10 +48,9 @@ export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{
   const nowMs = toEpochMs(scenario.reference_now);
   const journals = [];
   const md: string[] = [`# Exp. 4 — journal entries at ${scenario.reference_now}`, ""];
+  const memoryVectors = await embedder.embedBatch(scenario.memories.map((m) => m.text)); // once, shared by both profiles' stores
   for (const profile of profiles) {
-    const store = new MemoryStore({ embedder });
-    const vecs = await embedder.embedBatch(scenario.memories.map((m) => m.text));
-    scenario.memories.forEach((m, i) => store.addEmbedded(scenarioMemoryInit(m, nowMs), vecs[i]!));
+    const store = await scenarioStore(embedder, scenario, memoryVectors);
     const agent = new PersodeAgent({ preferences: preferencesFromProfile(profile, default_art_style), store, embedder });
     md.push(`## ${profile.label}`, "");
     for (const utterance of utterances) {

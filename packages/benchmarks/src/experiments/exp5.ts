@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { LOCOMO } from "@persode/datasets";
-import { describeEmbedder, formatJson, mergeRuns, mergeablePrevious, meta, readPrevious, writeAtomic } from "../results.js";
+import { formatJson, meta, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 
@@ -14,8 +14,7 @@ export const exp5: Experiment = {
     const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples });
     const file = "exp5_locomo.json";
     const path = join(ctx.out, file);
-    const previous = await readPrevious(path);
-    const runs = mergeRuns(mergeablePrevious(previous, data.sha256, ctx), ctx.embedderName, { embedder: describeEmbedder(embedder), ...r.run });
+    const runs = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, r.run);
     const files = [file];
     for (const { strategy, jsonl } of r.rankings) {
       const f = join("exp5_locomo_rankings", `${ctx.embedderName}_${strategy.slug}.jsonl`);

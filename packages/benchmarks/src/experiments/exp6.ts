@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
-import { describeEmbedder, formatJson, mergeRuns, mergeablePrevious, meta, readPrevious, writeAtomic } from "../results.js";
+import { formatJson, meta, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 
 export const exp6: Experiment = {
@@ -14,8 +14,7 @@ export const exp6: Experiment = {
     const r = await runEpisodic(corpus, embedder, { seed: ctx.seed, samples: ctx.samples }, "exp6");
     const file = "exp6_epirec.json";
     const path = join(ctx.out, file);
-    const previous = await readPrevious(path);
-    const runs = mergeRuns(mergeablePrevious(previous, corpus.sha256, ctx), ctx.embedderName, { embedder: describeEmbedder(embedder), ...r.run });
+    const runs = await runsAfter(path, corpus.sha256, ctx, ctx.embedderName, embedder, r.run);
     const files = [file];
     for (const o of r.outputs) {
       const base = join("exp6_epirec_rankings", `${ctx.embedderName}_${o.strategy.slug}`);
