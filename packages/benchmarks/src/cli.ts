@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { readFile, realpath, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createEmbedder, embedderNames, type Embedder } from "@persode/core";
@@ -178,10 +178,39 @@ function printSummary(reports: { title: string; id: string; report: ExperimentRe
   process.stdout.write(lines.join("\n") + "\n");
 }
 
+/**
+ * Whether two paths name the same file after resolution: the same real path (symlinks followed,
+ * also for a not-yet-existing file in a symlinked folder) or, for existing files, the same inode.
+ */
+export async function sameFile(a: string, b: string): Promise<boolean> {
+  const real = async (p: string): Promise<string> => {
+    const abs = resolve(p);
+    try {
+      return await realpath(abs);
+    } catch {
+      try {
+        return join(await realpath(dirname(abs)), basename(abs));
+      } catch {
+        return abs;
+      }
+    }
+  };
+  if ((await real(a)) === (await real(b))) return true;
+  try {
+    const [sa, sb] = await Promise.all([stat(a), stat(b)]);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}
+
 async function epirecEval(values: Record<string, string | boolean | string[] | undefined>): Promise<number> {
   const rankingsPath = values.rankings as string | undefined;
   const outputPath = values.output as string | undefined;
   if (!rankingsPath || !outputPath) throw new UsageError("epirec-eval needs --rankings FILE and --output FILE");
+  if (await sameFile(rankingsPath, outputPath)) {
+    throw new UsageError(`--output ${outputPath} is the rankings file itself (${rankingsPath}); writing the report there would destroy the input — choose another --output FILE`);
+  }
   const corpus = await loadEpiRec(values.data ? { path: values.data as string } : {});
   let text: string;
   try {

@@ -3,7 +3,7 @@
 // and `epirec-eval` reproduces the official reports and refuses malformed rankings (exit 1, line
 // number, no output file). Datasets come offline from PERSODE_DATA_MIRROR or the user cache.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -385,6 +385,44 @@ describe("epirec-eval (needs the pinned EpiRec file)", () => {
       expect(listFiles(dir)).toEqual([]);
     });
   }
+
+  it("gives the official evaluator's report on a file in another line order (shuffled test vector)", () => {
+    const output = join(freshDir("eval-shuffled"), "report.json");
+    const r = bench(["epirec-eval", "--rankings", join(EPIREC_FIXTURES, "shuffled", "hashing_similarity-only.shuffled.jsonl"), "--output", output]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const expected = readFileSync(join(EPIREC_FIXTURES, "shuffled", "hashing_similarity-only.shuffled.official.json"), "utf8");
+    expect(firstLineDifference(readFileSync(output, "utf8"), expected)).toBeUndefined();
+  });
+
+  it("ignores extra fields on a line, like the official evaluator", () => {
+    const input = join(freshDir("eval-extra"), "extra.jsonl");
+    mkdirSync(join(input, ".."), { recursive: true });
+    const lines = reference().map((l) => JSON.stringify({ ...(JSON.parse(l) as object), score: 0.5, system: "mine" }));
+    writeFileSync(input, lines.join("\n") + "\n");
+    const output = join(input, "..", "report.json");
+    const r = bench(["epirec-eval", "--rankings", input, "--output", output]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(readFileSync(output, "utf8")).toBe(readFileSync(join(EPIREC_FIXTURES, "hashing_similarity-only.official.json"), "utf8"));
+  });
+
+  it("refuses --output naming the rankings file itself (same path, another spelling, a symlink, a hard link)", () => {
+    const dir = freshDir("eval-same");
+    mkdirSync(dir, { recursive: true });
+    const input = join(dir, "r.jsonl");
+    const original = readFileSync(join(EPIREC_FIXTURES, "hashing_similarity-only.jsonl"));
+    writeFileSync(input, original);
+    symlinkSync(input, join(dir, "link.jsonl"));
+    linkSync(input, join(dir, "hard.jsonl"));
+    symlinkSync(dir, join(root, `dirlink-${n}`));
+    for (const output of [input, join(dir, ".", "..", `eval-same-${n}`, "r.jsonl"), join(dir, "link.jsonl"), join(dir, "hard.jsonl"), join(root, `dirlink-${n}`, "r.jsonl")]) {
+      const r = bench(["epirec-eval", "--rankings", input, "--output", output]);
+      expect(r.code, output).toBe(2);
+      expect(r.stderr).toContain("is the rankings file itself");
+      expect(readFileSync(input).equals(original)).toBe(true);
+    }
+  });
 
   it("a missing rankings file exits 1 naming it", () => {
     const dir = freshDir("no-file");

@@ -123,9 +123,11 @@ function groupsBy(
 }
 
 /**
- * Evaluate validated rankings (probe id → ranked episode ids) on the corpus. Probes are
- * taken in corpus order, so the report does not depend on the order of the rankings.
- * Probes whose episode has no intensity band are left out of the intensity groups only.
+ * Evaluate validated rankings (probe id → ranked episode ids) on the corpus. Probes are taken in
+ * the map's iteration order — a file's line order, as parseRankingsJsonl keeps it — because the
+ * official evaluator resamples each group's probes in file order (SPEC §7): point estimates do not
+ * depend on the order, CIs do. Probes whose episode has no intensity band are left out of the
+ * intensity groups only.
  */
 export function evaluateRankings(
   corpus: EvaluatedCorpus,
@@ -143,8 +145,9 @@ export function evaluateRankings(
   const index = indexCorpus(corpus);
   if (index.probes.length === 0) throw new RangeError("evaluateRankings: the corpus has no probes");
   validateRankings(index, rankings);
-  const outcomes: ProbeOutcome[] = index.probes.map((probe) => {
-    const rank = rankings.get(probe.probeId)!.indexOf(probe.target) + 1;
+  const outcomes: ProbeOutcome[] = [...rankings].map(([probeId, ranking]) => {
+    const probe = index.probeById.get(probeId)!;
+    const rank = ranking.indexOf(probe.target) + 1;
     return { probe, recall1: rank === 1 ? 1 : 0, recall3: rank <= 3 ? 1 : 0, reciprocalRank: 1 / rank };
   });
   const join = (...parts: string[]): string => parts.join(LABEL_SEPARATOR);

@@ -21,7 +21,6 @@ export class RankingsError extends Error {
 }
 
 const FIELDS = ["persona_id", "probe_id", "ranked_episode_ids"] as const;
-const FIELD_SET: ReadonlySet<string> = new Set(FIELDS);
 const LINE_SHAPE = '{"persona_id": "...", "probe_id": "...", "ranked_episode_ids": ["...", ...]}';
 const MAX_NAMED = 5;
 
@@ -77,8 +76,9 @@ function missingProbesProblem(index: CorpusIndex, has: (probeId: string) => bool
 }
 
 /**
- * Parse and validate a rankings JSONL text against the corpus. Returns probe id → ranking
- * (file order). Blank lines are ignored. Throws RankingsError naming the 1-based line.
+ * Parse and validate a rankings JSONL text against the corpus. Returns probe id → ranking in
+ * file order (the order the official evaluator resamples in). Blank lines and fields other than
+ * the three are ignored. Throws RankingsError naming the 1-based line.
  */
 export function parseRankingsJsonl(text: string, corpus: EvaluatedCorpus, fileLabel = "rankings"): Map<string, string[]> {
   const index = indexCorpus(corpus);
@@ -102,13 +102,9 @@ export function parseRankingsJsonl(text: string, corpus: EvaluatedCorpus, fileLa
       fail(`expected a JSON object ${LINE_SHAPE}, got ${kindOf(record)}`);
     }
     const obj = record as Record<string, unknown>;
-    const keys = Object.keys(obj);
     const missing = FIELDS.filter((f) => !Object.prototype.hasOwnProperty.call(obj, f));
     if (missing.length > 0) fail(`missing field${missing.length > 1 ? "s" : ""} ${quoteList(missing)}; each line must be ${LINE_SHAPE}`);
-    const extra = keys.filter((k) => !FIELD_SET.has(k));
-    if (extra.length > 0) {
-      fail(`unexpected field${extra.length > 1 ? "s" : ""} ${quoteList(extra)}; only "persona_id", "probe_id" and "ranked_episode_ids" are allowed`);
-    }
+    // Other fields (a score, a system name, …) are ignored, as the official evaluator ignores them.
     const personaId = obj.persona_id;
     const probeId = obj.probe_id;
     const ranking = obj.ranked_episode_ids;
