@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFile, realpath, stat } from "node:fs/promises";
+import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -157,8 +158,26 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+let pluginHooks = false;
+
+/**
+ * Let plugins anywhere import the harness's packages: registers plugin-hooks.js once, mapping
+ * `@persode/core`, `@persode/datasets` and `@persode/benchmarks` to the copies this CLI runs on.
+ */
+function registerPluginHooks(): void {
+  if (pluginHooks) return;
+  pluginHooks = true;
+  const packages = {
+    "@persode/core": import.meta.resolve("@persode/core"),
+    "@persode/datasets": import.meta.resolve("@persode/datasets"),
+    "@persode/benchmarks": new URL("./index.js", import.meta.url).href,
+  };
+  register(new URL("./plugin-hooks.js", import.meta.url), { data: { packages } });
+}
+
 /** Import a user module (a strategy or embedder registration) by path, with a clear error. */
 async function loadPlugin(path: string): Promise<void> {
+  registerPluginHooks();
   const url = pathToFileURL(resolve(path)).href;
   try {
     await import(url);

@@ -1,4 +1,4 @@
-import { LexiconAnalyzer, MemoryStore, gateFires, pyRound, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, MemoryStore, gateFires, pyRound, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
 import type { EpisodicCorpus } from "@persode/datasets";
 import { embedDistinct } from "./embed.js";
 import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
@@ -70,7 +70,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
         strats.forEach((s, si) => {
           let order = staticOrders.get(s);
           if (!order) {
-            order = s.rank(ctx);
+            order = rankChecked(s, ctx);
             if (s.queryIndependent) staticOrders.set(s, order);
           }
           rank[si]![pi] = rankOf(order, targetIndex);

@@ -34,6 +34,7 @@ export { similarityOnly } from "./strategies/similarity.js";
 export { salienceOnly } from "./strategies/salience.js";
 export { fused, fusedStrategy } from "./strategies/fused.js";
 export { gated, gateAlpha, gateFires, type GateOptions } from "./strategies/gated.js";
+export { rankChecked, permutationProblem, StrategyRankingError } from "./strategies/checked-rank.js";
 export { registerStrategy, unregisterStrategy, strategies, getStrategy, BUILTIN_STRATEGIES } from "./strategies/registry.js";
 export {
   DEFAULT_ART_STYLE,

@@ -224,6 +224,9 @@ function postingsOf(c: StoreColumns): Postings | null {
 
 /**
  * Indices sorted by score, descending; ties keep ascending index order (a stable sort).
+ * A NaN score has no place in an order, so it is an error (RangeError naming its index), never a
+ * silent position; ±Infinity sort as numbers. Strategies run through rankChecked, which adds the
+ * strategy's key and the query to the message.
  * A bottom-up merge sort over parallel typed arrays (key, index): several times faster than
  * Array#sort with a comparator on the ~600-memory stores the benchmarks rank thousands of times.
  */
@@ -234,8 +237,10 @@ export function descendingOrder(scores: ArrayLike<number>): Int32Array {
   let idx2 = new Int32Array(n);
   let key2 = new Float64Array(n);
   for (let i = 0; i < n; i++) {
+    const s = scores[i]!;
+    if (s !== s) throw new RangeError(`descendingOrder: score ${i} of ${n} is NaN; every score must be a number to be ranked (check the computation that produced it)`);
     idx[i] = i;
-    key[i] = scores[i]!;
+    key[i] = s;
   }
   const RUN = 16;
   for (let lo = 0; lo < n; lo += RUN) {

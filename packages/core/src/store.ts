@@ -9,6 +9,7 @@ import { describe, requireFinite } from "./numeric.js";
 import { RankingContext, type StoreColumns } from "./ranking.js";
 import { DEFAULT_PROTECTION, DEFAULT_WEIGHTS, strength, validateProtection, validateWeights, type ScoringWeights } from "./scorer.js";
 import type { RetrievalStrategy } from "./strategies/strategy.js";
+import { rankChecked } from "./strategies/checked-rank.js";
 import { DAY_MS, toEpochMs, type TimeInput } from "./time.js";
 
 /** Options of `retrieve` (SPEC §5). */
@@ -194,7 +195,7 @@ export class MemoryStore {
     const topK = validateTopK(opts.topK ?? 3);
     const nowMs = toEpochMs(opts.now ?? Date.now(), "now");
     const ctx = this.context({ text: query, vector: await this.embedder.embed(query), intensity: opts.queryIntensity }, nowMs);
-    const order = strategy.rank(ctx);
+    const order = rankChecked(strategy, ctx);
     // Report the scores the strategy ranked by; a strategy that does not fuse gets fused = NaN.
     const f = strategy.fusion?.(ctx) ?? { alpha: Number.NaN, useQueryRelevance: true };
     return this.results(ctx, order.subarray(0, Math.min(topK, order.length)), f.alpha, f.useQueryRelevance, opts.reinforce ?? true);

@@ -4,6 +4,9 @@ import {
   BUILTIN_STRATEGIES,
   DAY_MS,
   descendingOrder,
+  permutationProblem,
+  rankChecked,
+  StrategyRankingError,
   fused,
   fusedStrategy,
   gateAlpha,
@@ -220,5 +223,60 @@ describe("descendingOrder", () => {
 
   it("treats −0 and +0 as a tie and handles infinities", () => {
     expect(Array.from(descendingOrder([0, -0, 0, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]))).toEqual([4, 0, 1, 2, 3]);
+  });
+});
+
+describe("NaN never decides an order", () => {
+  it("descendingOrder refuses a NaN score, naming its index (it used to rank 0.1 above 0.9)", () => {
+    expect(() => descendingOrder([0.1, NaN, 0.9, 0.5, 0.7])).toThrow(/descendingOrder: score 1 of 5 is NaN/);
+    expect(() => descendingOrder(Float64Array.of(NaN))).toThrow(RangeError);
+    expect(Array.from(descendingOrder([0.1, 0.3, 0.9, 0.5, 0.7]))).toEqual([2, 4, 3, 1, 0]);
+  });
+});
+
+describe("rankChecked: every strategy's ranking is a permutation of the store", () => {
+  const size = 5;
+  const ctx = { size, query: { text: "where did I leave the keys", vector: new Float64Array(1) } } as unknown as RankingContext;
+  const strategy = (rank: (c: RankingContext) => unknown): RetrievalStrategy => ({ key: "probe strategy", slug: "probe", description: "test", rank: rank as RetrievalStrategy["rank"] });
+  const cases: Array<[string, unknown, RegExp]> = [
+    ["a duplicate index", Int32Array.of(0, 1, 1, 3, 4), /memory index 1 appears twice \(again at position 2\)/],
+    ["a short ranking", Int32Array.of(0, 1, 2, 3), /returned 4 indices for a store of 5 memories/],
+    ["a long ranking", Int32Array.of(0, 1, 2, 3, 4, 0), /returned 6 indices for a store of 5 memories/],
+    ["an index past the end", Int32Array.of(0, 1, 2, 3, 5), /position 4 holds 5, not a memory index in 0 … 4/],
+    ["a negative index", Int32Array.of(0, 1, -1, 3, 4), /position 2 holds -1/],
+    ["a huge index", [0, 1, 2, 3, 2 ** 33], /position 4 holds 8589934592/],
+    ["a fractional index", [0, 1, 2.5, 3, 4], /position 2 holds 2.5/],
+    ["not an array", null, /returned null, not an Int32Array/],
+  ];
+  for (const [name, order, says] of cases) {
+    it(`refuses ${name}, naming the strategy and the query`, () => {
+      let err: unknown;
+      try {
+        rankChecked(strategy(() => order), ctx);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(StrategyRankingError);
+      expect((err as Error).message).toMatch(/^strategy "probe strategy" on query "where did I leave the keys": /);
+      expect((err as Error).message).toMatch(says);
+      expect(permutationProblem(order, size)).not.toBeNull();
+    });
+  }
+
+  it("wraps an error thrown inside rank(), e.g. a NaN score", () => {
+    expect(() => rankChecked(strategy(() => descendingOrder([0.1, NaN, 0.9, 0.5, 0.7])), ctx)).toThrow(/^strategy "probe strategy" on query "where did I leave the keys": rank\(\) failed: descendingOrder: score 1 of 5 is NaN/);
+  });
+
+  it("passes a permutation through; a plain array of integers becomes an Int32Array", () => {
+    const order = Int32Array.of(4, 3, 2, 1, 0);
+    expect(rankChecked(strategy(() => order), ctx)).toBe(order);
+    expect(rankChecked(strategy(() => [1, 0, 2, 4, 3]), ctx)).toEqual(Int32Array.of(1, 0, 2, 4, 3));
+  });
+
+  it("store.retrieveWith validates too", async () => {
+    const store = new MemoryStore();
+    for (const text of ["keys on the table", "lunch with Mia", "a long walk"]) await store.add({ text, emotionalIntensity: 0.3, createdAt: "2025-01-01" });
+    await expect(store.retrieveWith(strategy(() => Int32Array.of(0, 0, 1)), "keys", { now: "2025-01-02" })).rejects.toThrow(/strategy "probe strategy" on query "keys": memory index 0 appears twice/);
+    expect(store.memories.every((m) => m.recallCount === 0)).toBe(true);
   });
 });

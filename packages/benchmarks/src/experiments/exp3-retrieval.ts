@@ -4,6 +4,7 @@ import {
   SIGNIFICANCE_THRESHOLD,
   cosine,
   fusedStrategy,
+  rankChecked,
   pyRound,
   strategies,
   toEpochMs,
@@ -52,7 +53,7 @@ export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<R
   const queries = [...new Set(scenario.probes.flatMap((p) => conditions.map((c) => p[c])))];
   const qVecs = new Map((await embedder.embedBatch(queries)).map((v, i) => [queries[i]!, v]));
 
-  const rankProbe = (s: RetrievalStrategy, query: string) => s.rank(store.context({ text: query, vector: qVecs.get(query)! }, nowMs, columns));
+  const rankProbe = (s: RetrievalStrategy, query: string) => rankChecked(s, store.context({ text: query, vector: qVecs.get(query)! }, nowMs, columns));
 
   const evaluate = (s: RetrievalStrategy, condition: Condition) => {
     const perQuery: ProbeOutcome[] = [];

@@ -1,4 +1,4 @@
-import { DAY_MS, LexiconAnalyzer, MemoryStore, gateFires, pyRound, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { DAY_MS, LexiconAnalyzer, MemoryStore, gateFires, pyRound, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
 import type { LocomoConversation, LocomoDataset } from "@persode/datasets";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
@@ -126,7 +126,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       strats.forEach((s, si) => {
         let order = staticOrders.get(s);
         if (!order) {
-          order = s.rank(ctx);
+          order = rankChecked(s, ctx);
           if (s.queryIndependent) staticOrders.set(s, order);
         }
         const m = rankingMetrics(order, relevant, q.gold.length, [5, 10]);
