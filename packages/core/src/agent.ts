@@ -141,14 +141,16 @@ export class PersodeAgent {
   }
 
   /**
-   * Answer a message: retrieve the top 3 memories with the gate (reinforcing them at `now`),
+   * Answer a message: retrieve the top 3 memories with the gate (reinforcing them at `now` once the
+   * LLM has replied; a failed call reinforces nothing),
    * list them as context and ask the LLM with the style prompt as system prompt (SPEC §6).
    */
   async respond(input: string, now?: TimeInput): Promise<AgentReply> {
     requireUtterance(input, "respond");
     const t = this.instant(now, "respond");
     const { alpha, analysis } = await this.gate(input);
-    const retrieved = await this.store.retrieve(input, { topK: RESPOND_TOP_K, now: t, reinforce: true, alpha, queryIntensity: analysis.intensity });
+    // Reinforced only once the reply exists: a failed LLM call leaves the memories as they were.
+    const retrieved = await this.store.retrieve(input, { topK: RESPOND_TOP_K, now: t, reinforce: false, alpha, queryIntensity: analysis.intensity });
     const context = PersodeAgent.contextLines(retrieved);
     const system = this.systemPrompt;
     const user = [
@@ -159,6 +161,7 @@ export class PersodeAgent {
       input.trim(),
     ].join("\n");
     const reply = await this.llm.complete(system, user, this.temperature, false);
+    for (const r of retrieved) r.memory.recall(t);
     return { reply, retrieved, context, alpha, queryAnalysis: analysis, system, user };
   }
 

@@ -3,6 +3,7 @@ export { pyRound, clip, requireFinite } from "./numeric.js";
 export { persodeCacheDir } from "./paths.js";
 export { parseEnvFlag, offlineFromEnv } from "./env-flag.js";
 export { writeFileAtomic } from "./atomic-write.js";
+export { WriteError, explainWriteError } from "./write-error.js";
 export { DAY_MS, MAX_TIMER_MS, toEpochMs, toDate, isoUtc, daysBetween, requireTimerMs, type TimeInput } from "./time.js";
 export { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS, decay, halfLifeDays, recallStrength, isShortTerm } from "./forgetting.js";
 export {

@@ -145,7 +145,7 @@ export class Memory {
     }
     const e = num("emotional_intensity");
     const c = num("contextual_relevance");
-    if (e < 0 || e > 1 || c < 0 || c > 1) throw new RangeError(`${where}: emotional_intensity and contextual_relevance must lie in [0, 1]`);
+    // E and C outside [0, 1] are clipped on construction (SPEC §1), exactly as add() does.
     const n = num("recall_count");
     if (n < 0 || !Number.isInteger(n)) throw new RangeError(`${where}.recall_count: expected a non-negative integer, got ${n}`);
     // Parse the instants here so that a bad date names its path in the file.

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { blasNorm } from "./embedders/blas-dot.js";
@@ -11,6 +12,10 @@ import { DEFAULT_PROTECTION, DEFAULT_WEIGHTS, strength, validateProtection, vali
 import type { RetrievalStrategy } from "./strategies/strategy.js";
 import { rankChecked } from "./strategies/checked-rank.js";
 import { DAY_MS, toEpochMs, type TimeInput } from "./time.js";
+import { explainWriteError } from "./write-error.js";
+
+/** The last pending save per resolved path: each save() waits for the one before it (last call wins). */
+const pendingSaves = new Map<string, Promise<void>>();
 
 /** Options of `retrieve` (SPEC §5). */
 export interface RetrieveOptions {
@@ -248,9 +253,27 @@ export class MemoryStore {
     };
   }
 
-  /** Save atomically (temp file + rename): a failed save never clobbers the previous file. */
-  async save(path: string): Promise<void> {
-    await writeFileAtomic(path, JSON.stringify(this.toJSON()));
+  /**
+   * Save atomically (temp file + rename): a failed save never clobbers the previous file. The store
+   * is serialised when save() is called, and saves to one path complete in call order within a
+   * process, so the last call's snapshot is what stays on disk. Across processes each save is still
+   * atomic, but whichever process renames last wins. A refused write (a folder or a file in the way,
+   * no permission) is a WriteError naming the path and the fix.
+   */
+  save(path: string): Promise<void> {
+    const data = JSON.stringify(this.toJSON());
+    const key = resolve(path);
+    const previous = pendingSaves.get(key) ?? Promise.resolve();
+    const done = previous.then(
+      () => writeFileAtomic(path, data).catch((e: unknown) => Promise.reject(explainWriteError(path, e))),
+      () => writeFileAtomic(path, data).catch((e: unknown) => Promise.reject(explainWriteError(path, e))),
+    );
+    pendingSaves.set(key, done);
+    const forget = () => {
+      if (pendingSaves.get(key) === done) pendingSaves.delete(key);
+    };
+    done.then(forget, forget);
+    return done;
   }
 
   /** Rebuild a store from `toJSON()` output; errors name the bad path. */

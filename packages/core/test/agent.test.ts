@@ -124,6 +124,14 @@ describe("respond", () => {
     expect(r.retrieved[0]!.memory.text).toBe(SEEDS[0]!.text);
   });
 
+  it("reinforces nothing when the LLM call fails", async () => {
+    const { llm } = recordingLlm(false, new Error("upstream 503"));
+    const agent = await seededAgent(llm);
+    const before = agent.store.memories.map((m) => [m.recallCount, m.lastRecalledMs]);
+    await expect(agent.respond("I keep thinking about the rain and the picnic", NOW + 3_600_000)).rejects.toThrow(/upstream 503/);
+    expect(agent.store.memories.map((m) => [m.recallCount, m.lastRecalledMs])).toEqual(before);
+  });
+
   it("reinforces exactly the memories it returned", async () => {
     const agent = await seededAgent();
     const later = NOW + 3_600_000;
