@@ -2,9 +2,12 @@
 /**
  * `pnpm report [--results DIR] [--readme FILE | --no-readme] [--check]`: re-render figures, manifest,
  * report and README section from existing results (never recomputes an experiment); with --check,
- * verify instead of writing and exit 1 naming whatever drifted.
+ * verify instead of writing and exit 1 naming whatever drifted. The repository's README.md is
+ * rendered (or checked) only from the repository's results/ folder: with --results naming another
+ * folder, README.md is left alone unless --readme FILE asks for it explicitly.
  */
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { checkAll, renderAll } from "./render-all.js";
 
 const USAGE = "usage: pnpm report [--results DIR] [--readme FILE | --no-readme] [--check]";
@@ -15,8 +18,13 @@ interface Args {
   check: boolean;
 }
 
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { results: "results", readme: "README.md", check: false };
+/** The repository's results folder and README, the only pair rendered together by default. */
+const DEFAULT_RESULTS = "results";
+const DEFAULT_README = "README.md";
+
+function parseArgs(argv: readonly string[], cwd = process.cwd()): Args {
+  const args: Args = { results: DEFAULT_RESULTS, readme: DEFAULT_README, check: false };
+  let readmeGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -25,14 +33,21 @@ function parseArgs(argv: readonly string[]): Args {
       return v;
     };
     if (a === "--results") args.results = value();
-    else if (a === "--readme") args.readme = value();
-    else if (a === "--no-readme") args.readme = undefined;
+    else if (a === "--readme") {
+      args.readme = value();
+      readmeGiven = true;
+    } else if (a === "--no-readme") {
+      args.readme = undefined;
+      readmeGiven = true;
+    }
     else if (a === "--check") args.check = true;
     else if (a === "--help" || a === "-h") {
       console.log(USAGE);
       process.exit(0);
     } else throw new Error(`unknown argument ${JSON.stringify(a)}\n${USAGE}`);
   }
+  // Another folder's numbers never go into the repository's README unless --readme asks for it.
+  if (!readmeGiven && resolve(cwd, args.results) !== resolve(cwd, DEFAULT_RESULTS)) args.readme = undefined;
   return args;
 }
 
