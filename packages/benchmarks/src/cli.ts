@@ -4,14 +4,15 @@ import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createEmbedder, embedderNames, type Embedder } from "@persode/core";
+import { createEmbedder, embedderNames, type Embedder, type EmbedderOptions } from "@persode/core";
 import { loadEpiRec, loadLocomo, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
 import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
-import type { ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
+import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
 import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, readPrevious, writeAtomic } from "./results.js";
+import { StagedResults } from "./staging.js";
 
 const USAGE = `Usage: pnpm bench <target> [options]
 
@@ -66,16 +67,6 @@ export function parseBenchArgs(argv: readonly string[]) {
   return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
 }
 
-/**
- * The results folder `scripts/bench.mjs` renders the report from after a successful run: the `--out`
- * folder (in any spelling parseArgs accepts, before or after the target) of an `all` run, else undefined.
- */
-export function reportFolder(argv: readonly string[], cwd = process.cwd()): string | undefined {
-  const { values, positionals } = parseBenchArgs(argv);
-  if (values.help || positionals.length !== 1 || positionals[0] !== "all") return undefined;
-  return resolve(cwd, values.out ?? "results");
-}
-
 function unknownTarget(target: string): string {
   return `unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, corpus`;
 }
@@ -94,8 +85,17 @@ function once<T>(f: () => Promise<T>): () => Promise<T> {
   return () => (p ??= f());
 }
 
+/** What `scripts/bench.mjs` adds to an experiment run (the benchmarks package never imports the report). */
+export interface RunHooks {
+  /**
+   * Called after every experiment of the run succeeded, before anything is published: render into
+   * `staged.dir` (the staging copy of `out`); files for outside the folder go through `staged.stageFileFor`.
+   */
+  afterRun?(staged: StagedResults): Promise<void>;
+}
+
 /** Run the CLI with argv (without node and script); returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], hooks: RunHooks = {}): Promise<number> {
   let parsed;
   try {
     parsed = parseBenchArgs(argv);
@@ -124,30 +124,15 @@ export async function main(argv: string[]): Promise<number> {
     const embedderName = embedderOption(values.embedder);
     const out = resolve(values.out ?? "results");
     const settings = embedderSettings(embedderName, values, process.env);
-    let built: Embedder | undefined;
-    const ctx: ExperimentContext = {
-      out,
-      embedderName,
-      embedder: once(async () => (built = await createEmbedder(embedderName, settings))),
-      seed: intOption(values.seed, "seed", DEFAULT_SEED),
-      samples: intOption(values.samples, "samples", DEFAULT_SAMPLES, 1),
-      locomo: once((): Promise<LocomoDataset> => loadLocomo()),
-      epirec: once((): Promise<EpisodicCorpus> => loadEpiRec()),
-      target: [target, ...(embedderName !== "hashing" ? ["--embedder", embedderName] : [])].join(" "),
-    };
-    const reports: { title: string; id: string; report: ExperimentReport; seconds: number }[] = [];
-    const timings: Record<string, unknown> = {};
-    for (const exp of selected) {
-      const t0 = performance.now();
-      const report = await exp.run(ctx);
-      const seconds = (performance.now() - t0) / 1000;
-      reports.push({ title: exp.title, id: exp.id, report, seconds });
-      timings[`${exp.id}/${embedderName}`] = { seconds: Number(seconds.toFixed(3)), ...(report.counters ?? {}) };
+    const seed = intOption(values.seed, "seed", DEFAULT_SEED);
+    const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
+    // Everything is written into a staging copy of `out` and published together at the end.
+    const staged = StagedResults.begin(out);
+    try {
+      await runExperiments(selected, staged, { target, embedderName, settings, seed, samples }, hooks);
+    } finally {
+      staged.discard();
     }
-    await built?.dispose?.();
-    const previous = (await readPrevious(join(out, "timings.json"))) ?? {};
-    await writeAtomic(join(out, "timings.json"), formatJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
-    printSummary(reports, out);
     return 0;
   } catch (e) {
     const err = e as Error;
@@ -156,6 +141,42 @@ export async function main(argv: string[]): Promise<number> {
     else if (process.env.PERSODE_DEBUG) process.stderr.write(`${err.stack}\n`);
     return e instanceof UsageError ? 2 : 1;
   }
+}
+
+/** Run the selected experiments into the staging folder, let the hook render, then publish. */
+async function runExperiments(
+  selected: Experiment[],
+  staged: StagedResults,
+  run: { target: string; embedderName: string; settings: EmbedderOptions; seed: number; samples: number },
+  hooks: RunHooks,
+): Promise<void> {
+  const { target, embedderName, settings } = run;
+  let built: Embedder | undefined;
+  const ctx: ExperimentContext = {
+    out: staged.dir,
+    embedderName,
+    embedder: once(async () => (built = await createEmbedder(embedderName, settings))),
+    seed: run.seed,
+    samples: run.samples,
+    locomo: once((): Promise<LocomoDataset> => loadLocomo()),
+    epirec: once((): Promise<EpisodicCorpus> => loadEpiRec()),
+    target: [target, ...(embedderName !== "hashing" ? ["--embedder", embedderName] : [])].join(" "),
+  };
+  const reports: { title: string; id: string; report: ExperimentReport; seconds: number }[] = [];
+  const timings: Record<string, unknown> = {};
+  for (const exp of selected) {
+    const t0 = performance.now();
+    const report = await exp.run(ctx);
+    const seconds = (performance.now() - t0) / 1000;
+    reports.push({ title: exp.title, id: exp.id, report, seconds });
+    timings[`${exp.id}/${embedderName}`] = { seconds: Number(seconds.toFixed(3)), ...(report.counters ?? {}) };
+  }
+  await built?.dispose?.();
+  const previous = (await readPrevious(join(staged.dir, "timings.json"))) ?? {};
+  await writeAtomic(join(staged.dir, "timings.json"), formatJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
+  await hooks.afterRun?.(staged);
+  staged.publish();
+  printSummary(reports, staged.out);
 }
 
 let pluginHooks = false;

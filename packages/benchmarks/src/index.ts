@@ -1,5 +1,6 @@
 /** @persode/benchmarks — the paper's six experiments behind `pnpm bench`, plus the EpiRec evaluator. */
-export { main as runCli, reportFolder } from "./cli.js";
+export { main as runCli, sameFile, type RunHooks } from "./cli.js";
+export { StagedResults, type StagedFile } from "./staging.js";
 export { EXPERIMENTS, findExperiment } from "./experiments/index.js";
 export type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 export { runExp1, linspace } from "./experiments/exp1-forgetting.js";

@@ -21,7 +21,6 @@ import {
   spawnCli,
   type CliRun,
 } from "./bench-helpers.js";
-import { reportFolder } from "../src/cli.js";
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
 
@@ -138,18 +137,6 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     const r = bench(["epirec-eval", "--output", join(root, "never.json")]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--rankings");
-  });
-});
-
-describe("reportFolder: where `pnpm bench all` renders the report", () => {
-  it("is the --out folder in every spelling and position, and only for a successful-looking `all`", () => {
-    expect(reportFolder(["all"], "/w")).toBe("/w/results");
-    expect(reportFolder(["all", "--out", "x"], "/w")).toBe("/w/x");
-    expect(reportFolder(["all", "--out=x"], "/w")).toBe("/w/x");
-    expect(reportFolder(["--out", "/abs/x", "all"], "/w")).toBe("/abs/x");
-    expect(reportFolder(["--seed", "3", "all", "--out=y"], "/w")).toBe("/w/y");
-    expect(reportFolder(["exp5", "--out", "x"], "/w")).toBeUndefined();
-    expect(reportFolder(["all", "--help"], "/w")).toBeUndefined();
   });
 });
 

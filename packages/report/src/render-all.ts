@@ -21,6 +21,13 @@ export interface RenderOptions {
   resultsDir: string;
   /** README whose generated section to write (renderAll) or verify (checkAll); omitted = leave README alone. */
   readmePath?: string;
+  /**
+   * Where the results will be published when `resultsDir` is a staging folder (`pnpm bench` renders
+   * into one, then moves it into place): README links point here. Default: `resultsDir`.
+   */
+  publishedDir?: string;
+  /** Write the README text here instead of over `readmePath` (to publish it with a staged results folder). */
+  readmeOut?: string;
   /** Font files for PNG rendering (default: DejaVu Sans from fonts-dejavu-core). */
   fontFiles?: readonly string[];
 }
@@ -99,9 +106,9 @@ export async function renderAll(opts: RenderOptions): Promise<RenderSummary> {
   let readme: { path: string; text: string; changed: boolean } | undefined;
   if (opts.readmePath) {
     const before = existsSync(opts.readmePath) ? readFileSync(opts.readmePath, "utf8") : undefined;
-    const section = renderReadmeSection(out.model.sections, out.model.manifest, markdownOptions(opts.resultsDir, opts.readmePath));
+    const section = renderReadmeSection(out.model.sections, out.model.manifest, markdownOptions(opts.publishedDir ?? opts.resultsDir, opts.readmePath));
     const text = spliceReadme(before, section, opts.readmePath);
-    readme = { path: opts.readmePath, text, changed: text !== before };
+    readme = { path: opts.readmeOut ?? opts.readmePath, text, changed: text !== before };
   }
   for (const [rel, data] of out.files) await writeFileAtomic(join(opts.resultsDir, rel), data);
   if (readme?.changed) await writeFileAtomic(readme.path, readme.text);
