@@ -33,6 +33,7 @@ const CASES: BadCase[] = [
   { name: "probe targeting another persona's episode", episodes: BASE_EPISODES, probes: bad("foreign-target.probes.csv"), file: bad("foreign-target.probes.csv"), line: 10, message: 'target episode_id "b2" belongs to persona "b"' },
   { name: "unparseable date", episodes: bad("bad-date.episodes.csv"), probes: BASE_PROBES, file: bad("bad-date.episodes.csv"), line: 7, message: 'unparseable date_time "8th of January 2025"' },
   { name: "empty text", episodes: bad("empty-text.episodes.csv"), probes: BASE_PROBES, file: bad("empty-text.episodes.csv"), line: 9, message: "empty text" },
+  { name: "probes.csv with only a header row", episodes: BASE_EPISODES, probes: bad("header-only.probes.csv"), file: bad("header-only.probes.csv"), line: 1, message: "only a header row, no probe rows" },
   { name: "empty query", episodes: BASE_EPISODES, probes: bad("empty-query.probes.csv"), file: bad("empty-query.probes.csv"), line: 7, message: "empty query" },
 ];
 

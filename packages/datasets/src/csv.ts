@@ -11,12 +11,14 @@ import { sha256Hex } from "./hash.js";
 export const EPISODE_COLUMNS = {
   required: ["persona_id", "episode_id", "date_time", "text"],
   optional: ["intensity_band", "valence", "emotion"],
+  rowKind: "episode",
 } as const;
 
 /** Columns of `probes.csv` (all required); `episode_id` is the probe's single target. */
 export const PROBE_COLUMNS = {
   required: ["persona_id", "probe_id", "episode_id", "type", "query"],
   optional: [],
+  rowKind: "probe",
 } as const;
 
 /** Options for a bring-your-own CSV corpus. */
@@ -36,6 +38,8 @@ interface CsvRow {
 interface ColumnSpec {
   required: readonly string[];
   optional: readonly string[];
+  /** What one row is, for messages ("episode", "probe"). */
+  rowKind: string;
 }
 
 /** Byte offsets where each line starts (\r\n, \n and a lone \r each end a line). */
@@ -142,6 +146,9 @@ function readTable(
     });
     rows.push({ line: r.line, values });
   }
+  if (rows.length === 0) {
+    issues.push({ where: `${file}:${header.line}`, message: `only a header row, no ${spec.rowKind} rows; add one row per ${spec.rowKind} below the header` });
+  }
   return rows;
 }
 
@@ -208,7 +215,6 @@ export function parseCsvCorpus(input: CsvCorpusInput, opts: CsvCorpusOptions & {
   const episodeLines = new Map<string, number>();
   const personasSeen = new Set<string>(); // every persona named by an episode row, valid or not
   if (episodeRows) {
-    if (episodeRows.length === 0) issues.push({ where: ef, message: "no episode rows after the header" });
     for (const row of episodeRows) {
       const at = `${ef}:${row.line}`;
       const personaId = field(row, "persona_id", ef, issues);

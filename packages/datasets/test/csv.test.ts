@@ -184,8 +184,15 @@ describe("CSV errors name the file and line", () => {
     ]);
   });
 
+  it("a file with only a header row is file:line, for probes as for episodes", async () => {
+    expect(await csvIssues(FOUR, `${PR_HEADER}\n`)).toEqual([
+      { where: "probes.csv:1", message: "only a header row, no probe rows; add one row per probe below the header" },
+    ]);
+    expect((await csvIssues(`\n${EP_HEADER}\n`, `\n${PR_HEADER}\n`)).map((i) => i.where)).toEqual(["episodes.csv:2", "probes.csv:2"]);
+  });
+
   it("malformed CSV and missing files", async () => {
-    const issues = await csvIssues([EP_HEADER, "a,a1,2025-01-01,x,,,", 'a,a2,2025-01-02,"unclosed,,,'].join("\n"), PR_HEADER);
+    const issues = await csvIssues([EP_HEADER, "a,a1,2025-01-01,x,,,", 'a,a2,2025-01-02,"unclosed,,,'].join("\n"), `${PR_HEADER}\na,a1-f,a1,factual,x`);
     expect(issues).toHaveLength(1);
     expect(issues[0]!.where).toMatch(/^episodes\.csv:\d+$/);
     expect(issues[0]!.message).toMatch(/not valid CSV: .*Quote Not Closed/);
