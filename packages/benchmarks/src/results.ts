@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "@persode/core";
+import { explainWriteError, writeFileAtomic } from "@persode/core";
 
 /** Package identity recorded in every results file. */
 export const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
@@ -10,8 +10,17 @@ export const DEFAULT_SEED = 20260713;
 /** Resamples of the harness's own bootstrap CIs. */
 export const DEFAULT_SAMPLES = 2000;
 
-/** Write a results file atomically (temp file + rename): never a partial file. */
-export const writeAtomic = writeFileAtomic;
+/**
+ * Write a results file atomically (temp file + rename): never a partial file. A write the file
+ * system refuses (a file or folder in the way, no permission) is a WriteError naming the path and the fix.
+ */
+export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await writeFileAtomic(path, data);
+  } catch (e) {
+    throw explainWriteError(path, e);
+  }
+}
 
 /** Serialize a results object: two-space indent, trailing newline (byte-stable). */
 export function formatJson(obj: unknown): string {

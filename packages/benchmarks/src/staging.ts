@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { explainWriteError } from "@persode/core";
+import { WriteError, explainWriteError } from "@persode/core";
 
 /** A file staged outside the results folder (e.g. the README) and where it goes on publishing. */
 export interface StagedFile {
@@ -33,7 +33,7 @@ export class StagedResults {
   static begin(out: string): StagedResults {
     const staged = new StagedResults(out);
     if (existsSync(out) && !statSync(out).isDirectory()) {
-      throw explainWriteError(join(out, "results.json"), Object.assign(new Error("not a directory"), { code: "ENOTDIR" }));
+      throw new WriteError(`cannot write results into ${out}: it is a file, not a folder; give --out a folder (new or existing)`, out, "ENOTDIR");
     }
     try {
       rmSync(staged.dir, { recursive: true, force: true });
@@ -41,7 +41,8 @@ export class StagedResults {
       else mkdirSync(staged.dir, { recursive: true });
     } catch (e) {
       staged.discard();
-      throw explainWriteError(staged.dir, e);
+      const err = explainWriteError(out, e);
+      throw err instanceof WriteError ? new WriteError(err.message.replace(/^cannot write /, "cannot write results into "), out, err.code, { cause: e }) : err;
     }
     for (const signal of SIGNALS) {
       const handler = () => {
@@ -86,8 +87,15 @@ export class StagedResults {
   /** Throw the staged work away (idempotent): the results folder stays as it was. */
   discard(): void {
     if (this.finished) return;
-    rmSync(this.dir, { recursive: true, force: true });
-    for (const { from } of this.extras) rmSync(from, { force: true });
+    const remove = (path: string) => {
+      try {
+        rmSync(path, { recursive: true, force: true });
+      } catch {
+        // nothing was created there (e.g. a file stands where its folder would be)
+      }
+    };
+    remove(this.dir);
+    for (const { from } of this.extras) remove(from);
     this.finish();
   }
 

@@ -419,3 +419,27 @@ describe("epirec-eval (needs the pinned EpiRec file)", () => {
     expect(listFiles(dir)).toEqual([]);
   });
 });
+
+describe("a path that cannot be written is named with the fix (exit 1, nothing written)", () => {
+  const rankings = () => join(EPIREC_FIXTURES, "hashing_similarity-only.jsonl");
+  const cases: { name: string; argv: (file: string, dir: string) => string[]; says: (file: string, dir: string) => string }[] = [
+    { name: "--out is a file", argv: (f) => ["exp1", "--out", f], says: (f) => `cannot write results into ${f}: it is a file, not a folder` },
+    { name: "--out lies under a file (ENOTDIR)", argv: (f) => ["exp1", "--out", join(f, "sub")], says: (f) => `cannot write results into ${join(f, "sub")}: ${f} is a file, not a folder` },
+    { name: "--output is a folder (EISDIR)", argv: (_f, d) => ["epirec-eval", "--rankings", rankings(), "--output", d], says: (_f, d) => `cannot write ${d}: it is a folder, not a file` },
+    { name: "--output lies under a file", argv: (f) => ["epirec-eval", "--rankings", rankings(), "--output", join(f, "r.json")], says: (f) => `${f} is a file, not a folder` },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const dir = freshDir("unwritable");
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, "a-file");
+      writeFileSync(file, "x");
+      const r = bench(c.argv(file, dir));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(c.says(file, dir));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(listFiles(dir)).toEqual(["a-file"]);
+      expect(readFileSync(file, "utf8")).toBe("x");
+    });
+  }
+});
