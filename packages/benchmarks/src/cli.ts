@@ -62,9 +62,23 @@ const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };
 
-/** Parse `pnpm bench` arguments (throws on an unknown option or a missing value). */
+/**
+ * Parse `pnpm bench` arguments (throws on an unknown option or a missing value). A value that looks
+ * like a negative number (`--seed -3`) is taken as the option's value, so it reaches the option's own
+ * check instead of parseArgs' "ambiguous argument" error.
+ */
 export function parseBenchArgs(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], allowPositionals: true, options: OPTIONS });
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const name = a.startsWith("--") ? a.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (name !== undefined && (OPTIONS as Record<string, { type: string }>)[name]?.type === "string" && next !== undefined && /^-[\d.]/.test(next)) {
+      args.push(`${a}=${next}`);
+      i++;
+    } else args.push(a);
+  }
+  return parseArgs({ args, allowPositionals: true, options: OPTIONS });
 }
 
 function unknownTarget(target: string): string {
@@ -73,7 +87,8 @@ function unknownTarget(target: string): string {
 
 /** An option the target does not read is a usage error, never silently ignored. */
 function rejectUnusedOptions(target: string, values: Record<string, unknown>): void {
-  const allowed: readonly string[] = TARGET_OPTIONS[target] ?? EXPERIMENT_OPTIONS;
+  const own = findExperiment(target)?.options;
+  const allowed: readonly string[] = TARGET_OPTIONS[target] ?? (own ? ["out", "plugin", ...own] : EXPERIMENT_OPTIONS);
   const unused = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
   if (unused.length > 0) {
     throw new UsageError(`${target} does not use ${unused.map((k) => `--${k}`).join(", ")}; it accepts ${allowed.map((k) => `--${k}`).join(", ")}`);

@@ -84,9 +84,19 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
   for (const bad of ["abc", "1.5", "-3", "", "99999999999999999999"]) {
     it(`--seed=${JSON.stringify(bad)}`, () => {
       const out = freshDir("bad-seed");
-      const r = bench(["exp1", `--seed=${bad}`, "--out", out]);
+      const r = bench(["exp5", `--seed=${bad}`, "--out", out]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("--seed");
+      expect(listFiles(out)).toEqual([]);
+    });
+  }
+
+  for (const [option, value] of [["--seed", "-3"], ["--samples", "-10"], ["--seed", "-0.5"]]) {
+    it(`a negative value after a space: ${option} ${value}`, () => {
+      const out = freshDir("negative");
+      const r = bench(["exp6", option!, value!, "--out", out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${option} must be a non-negative integer, got "${value}"`);
       expect(listFiles(out)).toEqual([]);
     });
   }
@@ -112,6 +122,10 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     [["epirec-eval", "--rankings", "r.jsonl", "--output", "o.json", "--seed", "5"], "--seed"],
     [["epirec-eval", "--rankings", "r.jsonl", "--output", "o.json", "--out", "x"], "--out"],
     [["corpus", "--episodes", "e.csv", "--probes", "p.csv", "--data", "d.json"], "--data"],
+    [["exp1", "--samples", "10"], "--samples"],
+    [["exp2", "--seed", "3", "--embedder", "hashing"], "--seed, --embedder"],
+    [["exp4", "--seed", "3"], "--seed"],
+    [["exp3", "--samples", "10"], "--samples"],
   ] as const) {
     it(`an option the target does not read is refused, not ignored: ${argv.join(" ")}`, () => {
       const cwd = freshDir("unused-option");
@@ -125,7 +139,7 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
 
   it("--model or --dtype with the hashing embedder is refused, not ignored", () => {
     const out = freshDir("model-hashing");
-    for (const argv of [["exp3", "--model", "Xenova/other"], ["exp1", "--dtype", "q8"]]) {
+    for (const argv of [["exp3", "--model", "Xenova/other"], ["exp4", "--dtype", "q8"]]) {
       const r = bench([...argv, "--out", out]);
       expect(r.code, argv.join(" ")).toBe(2);
       expect(r.stderr).toContain("the embedder is hashing; add --embedder minilm");
@@ -156,11 +170,6 @@ describe("exp1 --out DIR", () => {
     expect(r.stdout).toContain(`results written to ${out}`);
   });
 
-  it("records the --seed it was given", () => {
-    const out = freshDir("exp1-seed");
-    expect(bench(["exp1", "--seed", "42", "--out", out]).code).toBe(0);
-    expect((json(join(out, "exp1_forgetting_curve.json")).meta as { seed: number }).seed).toBe(42);
-  });
 
   it("defaults to ./results in the working directory", () => {
     const cwd = freshDir("cwd");
@@ -287,6 +296,20 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
       }
     }
   });
+
+  it("--seed and --samples change the harness's CIs, never the .official.json reports (EpiRec's fixed protocol, as the README says)", () => {
+    const other = freshDir("exp6-seed");
+    const r = bench(["exp6", "--out", other, "--seed", "5", "--samples", "60"]);
+    expect(r.code).toBe(0);
+    const file = json(join(other, "exp6_epirec.json"));
+    expect(file.bootstrap).toMatchObject({ samples: 60, seed: 5 });
+    expect(JSON.stringify(file)).not.toBe(readFileSync(join(out, "exp6_epirec.json"), "utf8"));
+    for (const s of SLUGS) {
+      const official = readFileSync(join(other, "exp6_epirec_rankings", `hashing_${s}.official.json`), "utf8");
+      expect(official).toBe(readFileSync(join(EPIREC_FIXTURES, `hashing_${s}.official.json`), "utf8"));
+      expect(JSON.parse(official).bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "probe" });
+    }
+  }, 120_000);
 });
 
 describe("epirec-eval (needs the pinned EpiRec file)", () => {

@@ -85,6 +85,7 @@ export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{
 export const exp4: Experiment = {
   id: "exp4",
   aliases: ["journals", "templates"],
+  options: ["embedder", "model", "dtype"],
   title: "Exp. 4 — dual-template generation",
   async run(ctx) {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());

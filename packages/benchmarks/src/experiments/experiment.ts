@@ -34,5 +34,10 @@ export interface Experiment {
   id: string;
   aliases: readonly string[];
   title: string;
+  /**
+   * The `pnpm bench` options the experiment reads besides --out and --plugin (e.g. "embedder",
+   * "seed"); any other option on a run of this experiment alone is a usage error. Omitted: all.
+   */
+  options?: readonly ("embedder" | "model" | "dtype" | "seed" | "samples")[];
   run(ctx: ExperimentContext): Promise<ExperimentReport>;
 }

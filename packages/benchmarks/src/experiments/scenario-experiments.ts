@@ -14,6 +14,7 @@ export function embedderFile(base: string, ctx: ExperimentContext, ext = ".json"
 export const exp1: Experiment = {
   id: "exp1",
   aliases: ["forgetting"],
+  options: [],
   title: "Exp. 1 — forgetting curve and consolidation",
   async run(ctx) {
     const r = runExp1(loadScenario());
@@ -34,6 +35,7 @@ export const exp1: Experiment = {
 export const exp2: Experiment = {
   id: "exp2",
   aliases: ["scoring"],
+  options: [],
   title: "Exp. 2 — Eq. 1 weight ablation",
   async run(ctx) {
     const r = runExp2(loadScenario());
@@ -50,6 +52,7 @@ export const exp2: Experiment = {
 export const exp3: Experiment = {
   id: "exp3",
   aliases: ["retrieval"],
+  options: ["embedder", "model", "dtype"],
   title: "Exp. 3 — salience-aware retrieval on the scenario",
   async run(ctx) {
     const r = await runExp3(loadScenario(), await ctx.embedder());
