@@ -73,6 +73,10 @@ function toggle(value: unknown, field: string, fallback: string, where: string):
 export function createPreferences(input: PreferencesInput, where = "preferences"): Preferences {
   if (input === null || typeof input !== "object") throw new TypeError(`${where} must be an object, got ${input === null ? "null" : typeof input}`);
   const i = input as unknown as Record<string, unknown>;
+  const snake = Object.keys(i).filter((k) => k.includes("_") && PROFILE_KEYS[k]);
+  if (snake.length > 0) {
+    throw new RangeError(`${where}: ${snake.map((k) => `"${k}"`).join(", ")} ${snake.length > 1 ? "are" : "is"} snake_case; createPreferences takes camelCase (${snake.map((k) => `"${PROFILE_KEYS[k]}"`).join(", ")}), or pass the object to preferencesFromProfile, which takes either`);
+  }
   const age = i.age;
   if (typeof age !== "number" || !Number.isInteger(age) || age <= 0) {
     throw new RangeError(`${where}: "age" must be a positive integer (years), got ${JSON.stringify(age) ?? String(age)}`);
@@ -119,10 +123,13 @@ const PROFILE_KEYS: Readonly<Record<string, keyof PreferencesInput | null>> = {
   extra_tags: "extraTags",
 };
 
+/** The same fields under their PreferencesInput (camelCase) names. */
+const CAMEL_KEYS: ReadonlySet<string> = new Set(Object.values(PROFILE_KEYS).filter((f): f is keyof PreferencesInput => f !== null));
+
 /**
- * Preferences from a snake_case profile object as stored in scenario.json (`exp4.profiles`,
- * `label` ignored). `art_style` overrides `defaultArtStyle`; unknown keys are rejected so typos
- * do not pass silently.
+ * Preferences from a profile object as stored in scenario.json (`exp4.profiles`, `label` ignored):
+ * field names in snake_case (`fashion_style`) or camelCase (`fashionStyle`), one spelling per field.
+ * `art_style` overrides `defaultArtStyle`; unknown keys are rejected so typos do not pass silently.
  */
 export function preferencesFromProfile(profile: Record<string, unknown>, defaultArtStyle: string = DEFAULT_ART_STYLE): Preferences {
   if (profile === null || typeof profile !== "object" || Array.isArray(profile)) {
@@ -130,12 +137,17 @@ export function preferencesFromProfile(profile: Record<string, unknown>, default
   }
   const where = `profile ${typeof profile.label === "string" ? JSON.stringify(profile.label) : typeof profile.name === "string" ? JSON.stringify(profile.name) : "(unnamed)"}`;
   const input: Record<string, unknown> = { artStyle: text(defaultArtStyle, "defaultArtStyle", "preferencesFromProfile") };
+  const givenAs = new Map<string, string>();
   for (const [key, value] of Object.entries(profile)) {
-    if (!(key in PROFILE_KEYS)) {
-      throw new RangeError(`${where}: unknown key "${key}"; allowed keys: ${Object.keys(PROFILE_KEYS).join(", ")}`);
+    const field = Object.prototype.hasOwnProperty.call(PROFILE_KEYS, key) ? PROFILE_KEYS[key] : CAMEL_KEYS.has(key) ? (key as keyof PreferencesInput) : undefined;
+    if (field === undefined) {
+      throw new RangeError(`${where}: unknown key "${key}"; allowed keys: ${Object.keys(PROFILE_KEYS).join(", ")} (or their camelCase spellings)`);
     }
-    const field = PROFILE_KEYS[key];
-    if (field) input[field] = value;
+    if (field === null) continue;
+    const earlier = givenAs.get(field);
+    if (earlier !== undefined) throw new RangeError(`${where}: "${earlier}" and "${key}" name the same field; give it once`);
+    givenAs.set(field, key);
+    input[field] = value;
   }
   return createPreferences(input as unknown as PreferencesInput, where);
 }

@@ -95,6 +95,22 @@ describe("preferences", () => {
   });
 });
 
+describe("a minimal profile in either spelling", () => {
+  const snake = { name: "Ada", age: 30, glasses: true, fashion_style: "denim jacket", hair: "curly red hair", background_theme: "a harbour", background_style: "watercolour" };
+  const camel = { name: "Ada", age: 30, glasses: true, fashionStyle: "denim jacket", hair: "curly red hair", backgroundTheme: "a harbour", backgroundStyle: "watercolour" };
+
+  it("preferencesFromProfile takes snake_case and camelCase field names alike", () => {
+    expect(preferencesFromProfile(camel)).toEqual(preferencesFromProfile(snake));
+    expect(preferencesFromProfile(camel).fashionStyle).toBe("denim jacket");
+    expect(createPreferences(camel)).toEqual(preferencesFromProfile(snake));
+  });
+
+  it("one field in both spellings is an error; createPreferences names snake_case keys and the fix", () => {
+    expect(() => preferencesFromProfile({ ...snake, fashionStyle: "suit" })).toThrow(/"fashion_style" and "fashionStyle" name the same field/);
+    expect(() => createPreferences(snake as never)).toThrow(/"fashion_style", "background_theme", "background_style" are snake_case; createPreferences takes camelCase \("fashionStyle", "backgroundTheme", "backgroundStyle"\), or pass the object to preferencesFromProfile/);
+  });
+});
+
 describe("style prompt", () => {
   it("has one sentence per toggle after the introduction", () => {
     const prompt = stylePrompt(mina);
