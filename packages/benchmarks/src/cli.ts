@@ -145,6 +145,10 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const staged = StagedResults.begin(out);
     try {
       await runExperiments(selected, staged, { target, embedderName, settings, seed, samples }, hooks);
+    } catch (e) {
+      // name the user's folder, not its staging copy, in the message
+      if (e instanceof Error) e.message = e.message.split(staged.dir).join(out);
+      throw e;
     } finally {
       staged.discard();
     }
