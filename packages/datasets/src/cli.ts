@@ -55,7 +55,8 @@ async function main(argv: string[]): Promise<number> {
   const d1 = performance.now();
   const audit = parseLocomoAudit(parseJsonBytes(af.bytes, af.path), locomo, af.sha256, af.path);
   const d2 = performance.now();
-  const changed = audit.entries.filter((e) => e.correctEvidence.join("\u0000") !== e.citedEvidence.join("\u0000")).length;
+  const asSet = (xs: readonly string[]) => [...new Set(xs)].sort().join("\u0000");
+  const changed = audit.entries.filter((e) => asSet(e.correctEvidence) !== asSet(e.citedEvidence)).length;
   process.stdout.write(
     `${LOCOMO_AUDIT.fileName}: ${af.source} ${af.path}\n  sha256 ${af.sha256} (verified)\n` +
       `  resolve ${ms(d0, d1)}, parse and check against LoCoMo ${ms(d1, d2)}: ${audit.entries.length} audited questions, ${changed} with changed evidence\n`,
