@@ -201,8 +201,12 @@ export class AuditScorer {
     }
   }
 
-  /** The results object of one embedder's run: counts, exclusions, guard, and per strategy both golds and their paired difference. */
-  summary(spec: BootstrapSpec, label: string, guard: TopKGuard): Record<string, unknown> {
+  /**
+   * The results object of one embedder's run: counts, exclusions, guard, and per strategy both golds and their paired
+   * difference. Resample streams are named `${label}/<set>`; the original gold's overall CIs use `originalLabel`
+   * instead — pass Exp. 5's own label and they are Exp. 5's CIs, drawn from the very same resamples.
+   */
+  summary(spec: BootstrapSpec, label: string, guard: TopKGuard, originalLabel = `${label}/original`): Record<string, unknown> {
     const r4 = (x: number) => pyRound(x, 4);
     const cols = { original: this.sets.original.complete("original"), audited: this.sets.audited.complete("audited") };
     const strategies = this.strategies;
@@ -212,7 +216,7 @@ export class AuditScorer {
     const table = (qs: readonly LocomoQuestion[], pick: (s: string) => Partial<Record<string, ArrayLike<number>>>, tag: string) => {
       const columns: Record<string, ArrayLike<number>> = {};
       for (const s of strategies) for (const [m, v] of Object.entries(pick(s))) columns[`${s}\u0000${m}`] = v!;
-      return qs.length > 0 ? resampleTable(columns, spec, `${label}/${tag}`) : undefined;
+      return qs.length > 0 ? resampleTable(columns, spec, tag === "original" ? originalLabel : `${label}/${tag}`) : undefined;
     };
     const ci = (means: Record<string, Float64Array> | undefined, col: string): [number, number] | undefined => {
       if (!means) return undefined;
