@@ -6,7 +6,7 @@
 import { pyRound, type RetrievalStrategy } from "@persode/core";
 import type { LocomoAudit, LocomoConversation, LocomoDataset } from "@persode/datasets";
 import { mean, rankingMetrics } from "../metrics.js";
-import { pairedInterval, percentileInterval, resampleTable, type BootstrapSpec } from "../stats/bootstrap.js";
+import { percentileInterval, resampleTable, type BootstrapSpec } from "../stats/bootstrap.js";
 import { EXP5_PROTOCOL, LOCOMO_CATEGORIES, selectQuestions, type Exp5Hooks, type LocomoExclusions, type LocomoQuestion } from "./exp5-locomo.js";
 
 /**
@@ -32,6 +32,8 @@ const METRICS = ["evidence_recall@5", "evidence_recall@10", "hit@5", "hit@10", "
 type Metric = (typeof METRICS)[number];
 /** The metrics reported per category. */
 const CATEGORY_METRICS: readonly Metric[] = ["evidence_recall@5", "evidence_recall@10"];
+/** The metrics whose paired difference (audited − original) gets a bootstrap CI. */
+const PAIRED_CI_METRICS: readonly Metric[] = ["evidence_recall@5", "evidence_recall@10"];
 const GOLDS = ["original", "audited"] as const;
 type Gold = (typeof GOLDS)[number];
 
@@ -203,45 +205,46 @@ export class AuditScorer {
 
   /**
    * The results object of one embedder's run: counts, exclusions, guard, and per strategy both golds and their paired
-   * difference. Resample streams are named `${label}/<set>`; the original gold's overall CIs use `originalLabel`
-   * instead — pass Exp. 5's own label and they are Exp. 5's CIs, drawn from the very same resamples.
+   * difference. Each question set — a gold, a gold's category, the paired set and its categories — is resampled once,
+   * and every strategy and metric of that set reads the same resamples. The original gold's stream is
+   * `originalLabel`: pass Exp. 5's own label and its CIs are Exp. 5's, from the very same resamples. A paired CI is the
+   * percentile interval of the resampled mean of (audited − original) per question.
    */
   summary(spec: BootstrapSpec, label: string, guard: TopKGuard, originalLabel = `${label}/original`): Record<string, unknown> {
     const r4 = (x: number) => pyRound(x, 4);
     const cols = { original: this.sets.original.complete("original"), audited: this.sets.audited.complete("audited") };
     const strategies = this.strategies;
     const cats = Object.entries(LOCOMO_CATEGORIES).map(([c, name]) => ({ c: Number(c), name }));
-
-    // One resample table per question set (and per category), shared by every strategy.
-    const table = (qs: readonly LocomoQuestion[], pick: (s: string) => Partial<Record<string, ArrayLike<number>>>, tag: string) => {
-      const columns: Record<string, ArrayLike<number>> = {};
-      for (const s of strategies) for (const [m, v] of Object.entries(pick(s))) columns[`${s}\u0000${m}`] = v!;
-      return qs.length > 0 ? resampleTable(columns, spec, tag === "original" ? originalLabel : `${label}/${tag}`) : undefined;
+    const sep = "\u0000";
+    const pick = (xs: Float64Array, idx: readonly number[]) => Float64Array.from(idx, (i) => xs[i]!);
+    /** One resample set for the items `idx` of a question set, shared by every strategy and the given metrics. */
+    const intervals = (n: number, column: (s: string, m: Metric) => Float64Array, metrics: readonly Metric[], stream: string) => {
+      if (n === 0) return undefined;
+      const table: Record<string, Float64Array> = {};
+      for (const s of strategies) for (const m of metrics) table[`${s}${sep}${m}`] = column(s, m);
+      const means = resampleTable(table, spec, stream);
+      return (s: string, m: Metric): [number, number] => {
+        const [lo, hi] = percentileInterval(means[`${s}${sep}${m}`]!);
+        return [r4(lo), r4(hi)];
+      };
     };
-    const ci = (means: Record<string, Float64Array> | undefined, col: string): [number, number] | undefined => {
-      if (!means) return undefined;
-      const [lo, hi] = percentileInterval(means[col]!);
-      return [r4(lo), r4(hi)];
-    };
-    const subset = (xs: Float64Array, idx: readonly number[]) => Float64Array.from(idx, (i) => xs[i]!);
 
     const perGold: Record<Gold, Map<string, Record<string, unknown>>> = { original: new Map(), audited: new Map() };
     for (const g of GOLDS) {
       const qs = this.sets[g].questions;
-      const means = table(qs, (s) => cols[g].get(s)!, g);
+      const ci = intervals(qs.length, (s, m) => cols[g].get(s)![m], METRICS, g === "original" ? originalLabel : `${label}/${g}`);
       const catIdx = cats.map(({ c }) => qs.flatMap((q, i) => (q.category === c ? [i] : [])));
-      const catMeans = cats.map(({ name }, k) => table(catIdx[k]!.map((i) => qs[i]!), (s) => Object.fromEntries(CATEGORY_METRICS.map((m) => [m, subset(cols[g].get(s)![m], catIdx[k]!)])), `${g}/${name}`));
+      const catCi = cats.map(({ name }, k) => intervals(catIdx[k]!.length, (s, m) => pick(cols[g].get(s)![m], catIdx[k]!), CATEGORY_METRICS, `${label}/${g}/${name}`));
       for (const s of strategies) {
         const c = cols[g].get(s)!;
         const entry: Record<string, unknown> = Object.fromEntries(METRICS.map((m) => [m, r4(mean(c[m]))]));
-        entry.ci95 = Object.fromEntries(METRICS.map((m) => [m, ci(means, `${s}\u0000${m}`)]));
+        if (ci) entry.ci95 = Object.fromEntries(METRICS.map((m) => [m, ci(s, m)]));
         entry.by_category = Object.fromEntries(
           cats.map(({ name }, k) => {
-            const idx = catIdx[k]!;
-            const row: Record<string, unknown> = { n: idx.length };
-            for (const m of CATEGORY_METRICS) row[m] = r4(mean(subset(c[m], idx)));
-            const cis = Object.fromEntries(CATEGORY_METRICS.flatMap((m) => (catMeans[k] ? [[m, ci(catMeans[k], `${s}\u0000${m}`)]] : [])));
-            if (catMeans[k]) row.ci95 = cis;
+            const row: Record<string, unknown> = { n: catIdx[k]!.length };
+            for (const m of CATEGORY_METRICS) row[m] = r4(mean(pick(c[m], catIdx[k]!)));
+            const cc = catCi[k];
+            if (cc) row.ci95 = Object.fromEntries(CATEGORY_METRICS.map((m) => [m, cc(s, m)]));
             return [name, row];
           }),
         );
@@ -250,33 +253,29 @@ export class AuditScorer {
       }
     }
 
-    // The paired comparison: questions included under both golds, in original-gold order.
+    // The paired comparison: questions included under both golds, in original-gold order, as [original, audited] indices.
     const auditedIndex = this.sets.audited.index;
     const pairs = this.gold.original.flatMap((q, i) => {
       const j = auditedIndex.get(keyOf(q));
       return j === undefined ? [] : [[i, j] as const];
     });
-    const pairedQs = pairs.map(([i]) => this.gold.original[i]!);
-    const pairedCols = (s: string, g: Gold, m: Metric) => subset(cols[g].get(s)![m], pairs.map((p) => (g === "original" ? p[0] : p[1])));
-    const pairTable = (idx: readonly number[], metrics: readonly Metric[], tag: string) => {
-      const columns: Record<string, ArrayLike<number>> = {};
-      for (const s of strategies) for (const g of GOLDS) for (const m of metrics) columns[`${s}\u0000${g}\u0000${m}`] = subset(pairedCols(s, g, m), idx);
-      return idx.length > 0 ? resampleTable(columns, spec, `${label}/${tag}`) : undefined;
+    const side = (s: string, g: Gold, m: Metric, ks: readonly number[]) => Float64Array.from(ks, (k) => cols[g].get(s)![m][pairs[k]![g === "original" ? 0 : 1]]!);
+    const delta = (s: string, m: Metric, ks: readonly number[]) => {
+      const a = side(s, "audited", m, ks);
+      const o = side(s, "original", m, ks);
+      return a.map((x, i) => x - o[i]!);
     };
-    const allIdx = pairs.map((_, k) => k);
-    const pairedMeans = pairTable(allIdx, METRICS, "paired");
-    const pairedCatIdx = cats.map(({ c }) => pairedQs.flatMap((q, k) => (q.category === c ? [k] : [])));
-    const pairedCatMeans = cats.map(({ name }, k) => pairTable(pairedCatIdx[k]!, CATEGORY_METRICS, `paired/${name}`));
-    const diffBlock = (s: string, idx: readonly number[], metrics: readonly Metric[], means: Record<string, Float64Array> | undefined) =>
+    const all = pairs.map((_, k) => k);
+    const pairedCats = cats.map(({ c }) => all.filter((k) => this.gold.original[pairs[k]![0]]!.category === c));
+    const pairedCi = intervals(all.length, (s, m) => delta(s, m, all), PAIRED_CI_METRICS, `${label}/paired`);
+    const pairedCatCi = cats.map(({ name }, k) => intervals(pairedCats[k]!.length, (s, m) => delta(s, m, pairedCats[k]!), PAIRED_CI_METRICS, `${label}/paired/${name}`));
+    const diffBlock = (s: string, ks: readonly number[], metrics: readonly Metric[], cci: ReturnType<typeof intervals>) =>
       Object.fromEntries(
         metrics.map((m) => {
-          const a = mean(subset(pairedCols(s, "audited", m), idx));
-          const o = mean(subset(pairedCols(s, "original", m), idx));
+          const o = mean(side(s, "original", m, ks));
+          const a = mean(side(s, "audited", m, ks));
           const block: Record<string, unknown> = { original: r4(o), audited: r4(a), diff: r4(a - o) };
-          if (means) {
-            const [lo, hi] = pairedInterval(means[`${s}\u0000audited\u0000${m}`]!, means[`${s}\u0000original\u0000${m}`]!);
-            block.ci95 = [r4(lo), r4(hi)];
-          }
+          if (cci && PAIRED_CI_METRICS.includes(m)) block.ci95 = cci(s, m);
           return [m, block];
         }),
       );
@@ -288,8 +287,8 @@ export class AuditScorer {
         audited: perGold.audited.get(s),
         audited_minus_original: {
           query_count: pairs.length,
-          ...diffBlock(s, allIdx, METRICS, pairedMeans),
-          by_category: Object.fromEntries(cats.map(({ name }, k) => [name, { n: pairedCatIdx[k]!.length, ...diffBlock(s, pairedCatIdx[k]!, CATEGORY_METRICS, pairedCatMeans[k]) }])),
+          ...diffBlock(s, all, METRICS, pairedCi),
+          by_category: Object.fromEntries(cats.map(({ name }, k) => [name, { n: pairedCats[k]!.length, ...diffBlock(s, pairedCats[k]!, CATEGORY_METRICS, pairedCatCi[k]) }])),
         },
       };
     }
