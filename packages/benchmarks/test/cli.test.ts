@@ -7,7 +7,7 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EPIREC, LOCOMO } from "@persode/datasets";
+import { EPIREC, LOCOMO, LOCOMO_AUDIT, loadLocomo, loadLocomoAudit } from "@persode/datasets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EPIREC_FIXTURES,
@@ -21,6 +21,7 @@ import {
   spawnCli,
   type CliRun,
 } from "./bench-helpers.js";
+import { pyRound } from "@persode/core";
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
 
@@ -189,11 +190,12 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     run = bench(["exp5", "--out", out]);
   });
 
-  it("exits 0 and writes the results file, five rankings files and timings.json", () => {
+  it("exits 0 and writes the results file, the audited-gold file, five rankings files and timings.json", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(listFiles(out)).toEqual([
       "exp5_locomo.json",
+      "exp5_locomo_audited.json",
       ...SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
       "timings.json",
     ]);
@@ -243,8 +245,58 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     }
   });
 
+  it("audited gold: recomputed here from the rankings files and the audit, the scores agree", async () => {
+    const file = json(join(out, "exp5_locomo_audited.json"));
+    expect(file.meta).toMatchObject({ generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, audit_sha256: LOCOMO_AUDIT.sha256 });
+    expect((file.benchmark as { audit: { data_sha256: string; license: string } }).audit).toMatchObject({ data_sha256: LOCOMO_AUDIT.sha256, license: "CC BY-NC 4.0" });
+    const run0 = (file.runs as Record<string, Record<string, unknown>>).hashing!;
+    const original = json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>;
+    // Independent of the scorer: the audit's corrected evidence applied to each ranking line's question.
+    const data = await loadLocomo({ offline: true, fillCache: false, env: { ...process.env, ...env } });
+    const audit = await loadLocomoAudit(data, { offline: true, fillCache: false, env: { ...process.env, ...env } });
+    const corrected = new Map(audit.entries.map((e) => [`${data.conversations[e.conversation]!.sampleId}#${e.qaIndex}`, e.correctEvidence]));
+    const strategies = run0.strategies as Record<string, { original: Record<string, unknown>; audited_minus_original: Record<string, { original: number; audited: number; diff: number; ci95: [number, number] }> & { query_count: number } }>;
+    expect(Object.keys(strategies)).toEqual([...STRATEGY_KEYS]);
+    let changed = 0;
+    let paired = 0;
+    SLUGS.forEach((slug, si) => {
+      const s = strategies[STRATEGY_KEYS[si]!]!;
+      expect(s.original["evidence_recall@5"]).toBe(original.hashing!.strategies[STRATEGY_KEYS[si]!]!["evidence_recall@5"]);
+      expect(s.original.ci95).toEqual(original.hashing!.strategies[STRATEGY_KEYS[si]!]!.ci95);
+      const lines = readFileSync(join(out, "exp5_locomo_rankings", `hashing_${slug}.jsonl`), "utf8").trim().split("\n");
+      const sums = { original: 0, audited: 0 };
+      let n = 0;
+      changed = 0;
+      for (const line of lines) {
+        const l = JSON.parse(line) as { sample_id: string; qa_index: number; gold: string[]; ranked_dia_ids: string[] };
+        const conv = data.conversations.find((c) => c.sampleId === l.sample_id)!;
+        const known = new Set(conv.sessions.flatMap((x) => x.turns.map((t) => t.diaId)));
+        const ev = corrected.get(`${l.sample_id}#${l.qa_index}`);
+        const gold = ev === undefined ? l.gold : [...new Set(ev.flatMap((e) => e.match(/D\d+:\d+/g) ?? []).filter((d) => known.has(d)))];
+        if (gold.length === 0) continue; // excluded from the audited gold (the a-priori rule)
+        if ([...gold].sort().join() !== [...l.gold].sort().join()) changed++;
+        const top = new Set(l.ranked_dia_ids.slice(0, 5));
+        sums.original += l.gold.filter((g) => top.has(g)).length / l.gold.length;
+        sums.audited += gold.filter((g) => top.has(g)).length / gold.length;
+        n++;
+      }
+      const d = s.audited_minus_original["evidence_recall@5"]!;
+      expect(s.audited_minus_original.query_count).toBe(n);
+      expect(d.original).toBe(pyRound(sums.original / n, 4));
+      expect(d.audited).toBe(pyRound(sums.audited / n, 4));
+      expect(d.diff).toBe(pyRound((sums.audited - sums.original) / n, 4));
+      expect(d.ci95[0]).toBeLessThanOrEqual(d.ci95[1]);
+      paired = n;
+    });
+    expect(run0.questions).toEqual({ original: 1535, audited: 1535, paired });
+    expect(run0.evidence_changes).toMatchObject({ audit_entries: 156, audit_entries_with_changed_evidence: 96, paired_with_changed_evidence: changed, became_empty: 1 });
+    expect(changed).toBeGreaterThan(50);
+    expect(run0.top_k_guard).toEqual({ top_ks: [5, 10], store_sizes: { min: 369, max: 689 }, flagged: false, conversations: [] });
+  });
+
   it("prints the summary table and the timings", () => {
     expect(run.stdout).toContain("Exp. 5");
+    for (const k of STRATEGY_KEYS) expect(run.stdout).toContain(`${k} [hashing, audited gold]`);
     for (const k of STRATEGY_KEYS) expect(run.stdout).toContain(`${k} [hashing]`);
     const t = json(join(out, "timings.json"));
     expect(t["exp5/hashing"]).toMatchObject({ questions: 1535, rankings: 1535 * 5 });

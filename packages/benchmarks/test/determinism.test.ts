@@ -75,13 +75,15 @@ describe("two runs of exp3, exp5 and exp6 (needs the pinned datasets)", () => {
     seeded = join(root, "seeded");
     for (const dir of [a, b]) for (const t of ["exp3", "exp5", "exp6"]) await bench(t, "--out", dir);
     for (const t of ["exp5", "exp6"]) await bench(t, "--seed", "7", "--out", seeded);
-  });
+    // eight experiment runs: give a loaded 2-core machine room (a timeout, not a speed assertion)
+  }, 600_000);
 
   it("write the same set of files", () => {
     expect(resultFiles(a)).toEqual(resultFiles(b));
     expect(resultFiles(a)).toEqual([
       "exp3_retrieval.json",
       "exp5_locomo.json",
+      "exp5_locomo_audited.json",
       ...SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
       "exp6_epirec.json",
       ...SLUGS.flatMap((s) => [`exp6_epirec_rankings/hashing_${s}.jsonl`, `exp6_epirec_rankings/hashing_${s}.official.json`]).sort(),
@@ -94,7 +96,7 @@ describe("two runs of exp3, exp5 and exp6 (needs the pinned datasets)", () => {
   });
 
   it("a different --seed changes the CIs but no point estimate, ranking or official report", () => {
-    for (const f of ["exp5_locomo.json", "exp6_epirec.json"]) {
+    for (const f of ["exp5_locomo.json", "exp5_locomo_audited.json", "exp6_epirec.json"]) {
       const base = splitIntervals(json(a, f));
       const other = splitIntervals(json(seeded, f));
       expect([...other.intervals.keys()], f).toEqual([...base.intervals.keys()]);
@@ -126,6 +128,20 @@ describe("two runs of exp3, exp5 and exp6 (needs the pinned datasets)", () => {
     const expected = structuredClone(splitIntervals(json(a, "exp5_locomo.json")).rest) as { bootstrap: { samples: number } };
     expected.bootstrap.samples = 250;
     expect(splitIntervals(file).rest).toEqual(expected);
+  });
+
+  it("a second embedder's exp5 run joins the audited-gold file beside the hashing run, which stays unchanged", async () => {
+    const dir = join(root, "audited-merge");
+    mkdirSync(dir, { recursive: true });
+    for (const f of ["exp5_locomo.json", "exp5_locomo_audited.json"]) writeFileSync(join(dir, f), read(a, f));
+    await bench("exp5", "--embedder", "hashing128", "--out", dir);
+    const file = json(dir, "exp5_locomo_audited.json");
+    const runs = file.runs as Record<string, { strategies: object; questions: object }>;
+    expect(Object.keys(runs)).toEqual(["hashing", "hashing128"]);
+    expect(JSON.stringify(runs.hashing)).toBe(JSON.stringify((json(a, "exp5_locomo_audited.json").runs as Record<string, unknown>).hashing));
+    expect(Object.keys(runs.hashing128!.strategies)).toEqual([...STRATEGY_KEYS]);
+    expect(runs.hashing128!.questions).toEqual(runs.hashing!.questions);
+    expect(file.meta).toMatchObject({ embedders: ["hashing", "hashing128"], generated_by: "pnpm bench exp5 --embedder hashing128" });
   });
 
   describe("merging a second embedder's run (hashing128, registered in-process)", () => {

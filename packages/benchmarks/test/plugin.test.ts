@@ -50,6 +50,13 @@ describe("a strategy registered by --plugin appears everywhere", () => {
     expect(exp5.query_count).toBe(1535);
     expect(exp5.ci95["evidence_recall@5"]).toHaveLength(2);
     expect(exp5.paired_vs_similarity["evidence_recall@5"].ci95).toHaveLength(2);
+    // the audited-gold file scores whatever strategies Exp. 5 ranked, with no code of its own for them
+    const audited = JSON.parse(readFileSync(join(out, "exp5_locomo_audited.json"), "utf8")).runs.hashing.strategies;
+    expect(Object.keys(audited)).toHaveLength(6);
+    expect(Object.keys(audited)[5]).toBe(KEY);
+    expect(audited[KEY].original["evidence_recall@5"]).toBe(exp5["evidence_recall@5"]);
+    expect(audited[KEY].audited.ci95["evidence_recall@5"]).toHaveLength(2);
+    expect(audited[KEY].audited_minus_original["evidence_recall@5"].ci95).toHaveLength(2);
     const exp6 = JSON.parse(readFileSync(join(out, "exp6_epirec.json"), "utf8")).runs.hashing.strategies[KEY];
     expect(Object.keys(exp6)).toEqual(expect.arrayContaining(["factual", "reflective_explicit", "reflective_implicit", "overall", "ci95", "paired_vs_similarity"]));
     const files = listFiles(out);

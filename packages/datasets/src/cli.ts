@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `persode-data` — fetch (or check offline) both pinned datasets and report where each came from and how long
+ * `persode-data` — fetch (or check offline) every pinned dataset and report where each came from and how long
  * resolving and parsing took. Usage: node dist/cli.js [fetch|check]   (check = offline, never downloads).
  */
 import { corpusCounts } from "./corpus.js";
@@ -8,10 +8,11 @@ import { parseEpiRec } from "./epirec.js";
 import { DatasetError } from "./errors.js";
 import { parseJsonBytes } from "./json.js";
 import { parseLocomo } from "./locomo.js";
-import { EPIREC, LOCOMO } from "./pinned.js";
+import { parseLocomoAudit } from "./locomo-audit.js";
+import { EPIREC, LOCOMO, LOCOMO_AUDIT } from "./pinned.js";
 import { resolveDataset, type ResolveOptions } from "./resolve.js";
 
-const USAGE = "usage: node dist/cli.js [fetch|check]\n  fetch  resolve both pinned datasets (downloading if needed) and cache them\n  check  the same, offline: never downloads";
+const USAGE = "usage: node dist/cli.js [fetch|check]\n  fetch  resolve every pinned dataset (downloading if needed) and cache them\n  check  the same, offline: never downloads";
 
 async function main(argv: string[]): Promise<number> {
   const cmd = argv[0] ?? "fetch";
@@ -48,6 +49,17 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `${EPIREC.fileName}: ${ef.source} ${ef.path}\n  sha256 ${ef.sha256} (verified)\n` +
       `  resolve ${ms(b0, b1)}, parse ${ms(b1, b2)}: ${c.personas} personas, ${c.episodes} episodes, ${c.probes} probes\n`,
+  );
+  const d0 = performance.now();
+  const af = await resolveDataset(LOCOMO_AUDIT, opts);
+  const d1 = performance.now();
+  const audit = parseLocomoAudit(parseJsonBytes(af.bytes, af.path), locomo, af.sha256, af.path);
+  const d2 = performance.now();
+  const asSet = (xs: readonly string[]) => [...new Set(xs)].sort().join("\u0000");
+  const changed = audit.entries.filter((e) => asSet(e.correctEvidence) !== asSet(e.citedEvidence)).length;
+  process.stdout.write(
+    `${LOCOMO_AUDIT.fileName}: ${af.source} ${af.path}\n  sha256 ${af.sha256} (verified)\n` +
+      `  resolve ${ms(d0, d1)}, parse and check against LoCoMo ${ms(d1, d2)}: ${audit.entries.length} audited questions, ${changed} with changed evidence\n`,
   );
   process.stdout.write(`total ${ms(t0, performance.now())}\n`);
   return 0;

@@ -1,4 +1,4 @@
-export { LOCOMO, EPIREC, datasetLabel, type PinnedDataset } from "./pinned.js";
+export { LOCOMO, EPIREC, LOCOMO_AUDIT, PINNED_DATASETS, datasetLabel, type PinnedDataset } from "./pinned.js";
 export {
   resolveDataset,
   DEFAULT_DOWNLOAD_TIMEOUT_MS,
@@ -18,12 +18,21 @@ export { parseIsoDateTime, parseLocomoDateTime, formatIsoUtc } from "./dates.js"
 export {
   parseLocomo,
   loadLocomo,
+  LOCOMO_CATEGORY_NAMES,
   type LocomoTurn,
   type LocomoSession,
   type LocomoQA,
   type LocomoConversation,
   type LocomoDataset,
 } from "./locomo.js";
+export {
+  parseLocomoAudit,
+  loadLocomoAudit,
+  LOCOMO_AUDIT_ERROR_TYPES,
+  type LocomoAudit,
+  type LocomoAuditEntry,
+  type LocomoAuditErrorType,
+} from "./locomo-audit.js";
 export {
   corpusCounts,
   type EpisodicProbe,

@@ -6,6 +6,21 @@ import { LOCOMO } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
 import { parseJsonBytes } from "./json.js";
 
+/**
+ * The LoCoMo QA category map: the integer `category` of `locomo10.json` and the reasoning type it labels. The
+ * numbering does NOT follow the order in which the paper lists the types (single-hop, multi-hop, temporal,
+ * open-domain, adversarial; Maharana et al. 2024 §4.1); it is the one the official evaluation code uses
+ * (`task_eval/evaluation.py`), documented by the dataset's maintainers only in issue threads (snap-research/locomo
+ * #6, #29) — several harnesses have swapped 1/3/4. test/locomo-categories.test.ts checks it against the data.
+ */
+export const LOCOMO_CATEGORY_NAMES: Readonly<Record<1 | 2 | 3 | 4 | 5, string>> = Object.freeze({
+  1: "multi-hop",
+  2: "temporal",
+  3: "open-domain",
+  4: "single-hop",
+  5: "adversarial",
+});
+
 /** One dialogue turn; `caption` is LoCoMo's `blip_caption` for a shared photo (SPEC §7 Exp. 5). */
 export interface LocomoTurn {
   speaker: string;
@@ -30,7 +45,7 @@ export interface LocomoSession {
 export interface LocomoQA {
   question: string;
   answer?: string | number;
-  /** 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial. */
+  /** Reasoning type, named by LOCOMO_CATEGORY_NAMES (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial). */
   category: number;
   /** Raw evidence strings (usually one `D<n>:<n>` each, sometimes several or malformed). */
   evidence: string[];

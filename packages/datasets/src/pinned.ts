@@ -1,7 +1,7 @@
 /** A public dataset pinned to one exact release: where to fetch it and the sha256 its bytes must have (SPEC §8). */
 export interface PinnedDataset {
   /** Short key used in messages and by callers. */
-  name: "locomo" | "epirec";
+  name: "locomo" | "epirec" | "locomo-audit";
   /** File name in the cache and in a mirror folder. */
   fileName: string;
   /** Pinned download URL (a commit-addressed raw file, so the bytes never move). */
@@ -40,8 +40,27 @@ export const EPIREC: PinnedDataset = Object.freeze({
   envPathVar: "PERSODE_EPIREC_PATH",
 });
 
+/**
+ * The LoCoMo gold-label audit (dial481/locomo-audit, `errors.json`): 156 questions with an error type and corrected
+ * evidence and answer. An LLM-assisted audit with human review — a second label set, not ground truth. CC BY-NC 4.0,
+ * downloaded on demand and never redistributed; read only together with LoCoMo (SPEC §7 Exp. 5, §8).
+ */
+export const LOCOMO_AUDIT: PinnedDataset = Object.freeze({
+  name: "locomo-audit",
+  fileName: "locomo_audit_errors.json",
+  url: "https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/errors.json",
+  sha256: "f298ef46263fada20688a1d672be37d4f488c6da3b19343eea55ae5c1b5fe55e",
+  license: "CC BY-NC 4.0",
+  citation:
+    "dial481 (2025). locomo-audit: an LLM-assisted, human-reviewed audit of the LoCoMo gold labels (errors.json). https://github.com/dial481/locomo-audit",
+  envPathVar: "PERSODE_LOCOMO_AUDIT_PATH",
+});
+
+/** Every pinned dataset, in the order `persode-data fetch` resolves them (a mirror folder holds them all by `fileName`). */
+export const PINNED_DATASETS: readonly PinnedDataset[] = Object.freeze([LOCOMO, EPIREC, LOCOMO_AUDIT]);
+
 /** Human-readable label for messages, e.g. "LoCoMo (locomo10.json)". */
 export function datasetLabel(ds: PinnedDataset): string {
-  const pretty = ds.name === "locomo" ? "LoCoMo" : ds.name === "epirec" ? "EpiRec v1.0" : ds.name;
+  const pretty = ds.name === "locomo" ? "LoCoMo" : ds.name === "epirec" ? "EpiRec v1.0" : ds.name === "locomo-audit" ? "LoCoMo audit" : ds.name;
   return `${pretty} (${ds.fileName})`;
 }

@@ -4,7 +4,7 @@ import { offlineFromEnv, persodeCacheDir, writeFileAtomic } from "@persode/core"
 import { downloadVerified } from "./download.js";
 import { DatasetError, DatasetIntegrityError, DatasetUnavailableError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
-import { datasetLabel, type PinnedDataset } from "./pinned.js";
+import { PINNED_DATASETS, datasetLabel, type PinnedDataset } from "./pinned.js";
 
 /** How to find a pinned dataset; every field is optional and falls back to the environment, then to defaults. */
 export interface ResolveOptions {
@@ -151,7 +151,7 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
         `Pinned source: ${url} (sha256 ${ds.sha256}, licence ${ds.license}).\n` +
         `To provide it: run \`pnpm bench all\` (or \`pnpm --filter @persode/datasets data fetch\`) once with network access ` +
         `(it downloads and caches the pinned files), or set PERSODE_DATA_MIRROR to a folder holding ` +
-        `locomo10.json and epirec_v1.json, or set ${ds.envPathVar} to the file.`,
+        `${PINNED_DATASETS.map((p) => p.fileName).join(", ")}, or set ${ds.envPathVar} to the file.`,
     );
   }
   const bytes = await downloadVerified({

@@ -9,6 +9,7 @@ import {
   DatasetUnavailableError,
   EPIREC,
   LOCOMO,
+  PINNED_DATASETS,
   resolveDataset,
 } from "../src/index.js";
 import { cleanup, entries, fakeDataset, pinnedDataOptions, startServer, tempDir, type LocalServer } from "./helpers.js";
@@ -202,12 +203,14 @@ describe("mirror and cache", () => {
 describe("offline with nothing available", () => {
   it("names the dataset, the env vars, the URL and the fix", async () => {
     const root = await tempDir();
-    for (const real of [LOCOMO, EPIREC]) {
+    for (const real of PINNED_DATASETS) {
       const err = await resolveDataset(real, { cacheDir: root, env: { PERSODE_OFFLINE: "1" } }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(DatasetUnavailableError);
       const msg = (err as Error).message;
       expect(msg).toContain(real.fileName);
-      expect(msg).toContain(real.name === "locomo" ? "LoCoMo" : "EpiRec v1.0");
+      expect(msg).toContain({ locomo: "LoCoMo", epirec: "EpiRec v1.0", "locomo-audit": "LoCoMo audit" }[real.name]);
+      // a mirror must hold every pinned file: the message names them all
+      for (const other of PINNED_DATASETS) expect(msg).toContain(other.fileName);
       expect(msg).toContain(real.envPathVar);
       expect(msg).toContain("PERSODE_DATA_MIRROR");
       expect(msg).toContain("PERSODE_DATA_DIR");
@@ -414,7 +417,7 @@ describe("download from a local server", () => {
   });
 
   it("downloads the real pinned files when served the pinned bytes", async () => {
-    for (const real of [LOCOMO, EPIREC]) {
+    for (const real of PINNED_DATASETS) {
       const bytes = (await resolveDataset(real, pinnedDataOptions())).bytes;
       const server = await serving(bytes);
       const cacheDir = await tempDir();

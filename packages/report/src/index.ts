@@ -1,6 +1,6 @@
 /** @persode/report — Vega-Lite figures, the HTML report, the regression manifest and the README results section, rendered from result files. */
 export { formatPath, parsePath, resolvePath, type PathSegment } from "./json-path.js";
-export { EXPERIMENTS, RESULT_FILES, readResults, presentExperiments, type Experiment, type ResultDoc, type ResultSet } from "./results.js";
+export { EXPERIMENTS, RESULT_FILES, benchTarget, readResults, presentExperiments, type Experiment, type ResultDoc, type ResultSet } from "./results.js";
 export { fixed, shortest, escapeHtml } from "./format.js";
 export { REGISTRY_STRATEGIES, OKABE_ITO, EXTRA_STRATEGY_COLOURS, orderStrategies, strategyColours, strategySlug, embedderName, baseConfig, FONT_FAMILY } from "./style.js";
 export { COST_IDS, COST_TOPICS, type Block, type CostId, type Inline, type Section } from "./content.js";
@@ -25,6 +25,8 @@ export { exp2Figures } from "./figures/exp2.js";
 export { exp3Figures } from "./figures/exp3.js";
 export { exp4Figures } from "./figures/exp4.js";
 export { exp5Figures } from "./figures/exp5.js";
+export { exp5AuditFigures } from "./figures/exp5-audit.js";
+export { exp5AuditSection, EXP5_AUDIT_METRICS } from "./sections/exp5-audit.js";
 export { exp6Figures } from "./figures/exp6.js";
 export type { FigureSpec } from "./figures/common.js";
 export { DEFAULT_FONT_FILES, requireFonts, renderSvg, svgToPng, svgToPngAsync, scopeSvgIds } from "./render.js";

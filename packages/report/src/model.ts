@@ -10,6 +10,7 @@ import { exp2Section } from "./sections/exp2.js";
 import { exp3Section } from "./sections/exp3.js";
 import { exp4Section } from "./sections/exp4.js";
 import { exp5Section } from "./sections/exp5.js";
+import { exp5AuditSection } from "./sections/exp5-audit.js";
 import { exp6Section } from "./sections/exp6.js";
 
 /** Sections in experiment order and the manifest of their stated values. */
@@ -24,6 +25,7 @@ const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc, rec: ManifestRecord
   exp3: exp3Section,
   exp4: exp4Section,
   exp5: exp5Section,
+  "exp5-audit": exp5AuditSection,
   exp6: exp6Section,
 };
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { formatPath, resolvePath, type PathSegment } from "./json-path.js";
 
 /** The experiments the report knows, in the order they are presented. */
-export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp6"] as const;
+export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp5-audit", "exp6"] as const;
 /** One experiment key. */
 export type Experiment = (typeof EXPERIMENTS)[number];
 
@@ -18,6 +18,7 @@ export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
   exp3: "exp3_retrieval.json",
   exp4: "exp4_journals.json",
   exp5: "exp5_locomo.json",
+  "exp5-audit": "exp5_locomo_audited.json",
   exp6: "exp6_epirec.json",
 };
 
@@ -47,7 +48,7 @@ export function readResults(dir: string): ResultSet {
     try {
       data = JSON.parse(readFileSync(full, "utf8"));
     } catch (err) {
-      throw new Error(`${full} is not valid JSON (${(err as Error).message}) — rerun \`pnpm bench ${experiment}\``);
+      throw new Error(`${full} is not valid JSON (${(err as Error).message}) — rerun \`pnpm bench ${benchTarget(experiment)}\``);
     }
     docs[experiment] = { experiment, file, data };
   }
@@ -63,8 +64,13 @@ function where(doc: ResultDoc, path: readonly PathSegment[]): string {
   return `${doc.file}: ${path.length ? formatPath(path) : "(top level)"}`;
 }
 
+/** The `pnpm bench` target that writes an experiment's results file (Exp. 5 writes both LoCoMo files). */
+export function benchTarget(e: Experiment): string {
+  return e === "exp5-audit" ? "exp5" : e;
+}
+
 function hint(doc: ResultDoc): string {
-  return `rerun \`pnpm bench ${doc.experiment}\` (results schema: docs/agents/RESULTS_SCHEMA.md)`;
+  return `rerun \`pnpm bench ${benchTarget(doc.experiment)}\` (results schema: docs/agents/RESULTS_SCHEMA.md)`;
 }
 
 /** The value at `path`, which must exist. */

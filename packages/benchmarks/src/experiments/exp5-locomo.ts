@@ -1,5 +1,5 @@
 import { DAY_MS, LexiconAnalyzer, MemoryStore, gateFires, pyRound, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
-import type { LocomoConversation, LocomoDataset } from "@persode/datasets";
+import { LOCOMO_CATEGORY_NAMES, type LocomoConversation, type LocomoDataset } from "@persode/datasets";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
 import { embedDistinct } from "../embed.js";
@@ -7,8 +7,8 @@ import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { Progress } from "../progress.js";
 import { RankingsWriter } from "../rankings-writer.js";
 
-/** LoCoMo QA categories 1–4 (5, adversarial, is excluded a priori). */
-export const LOCOMO_CATEGORIES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" };
+/** LoCoMo QA categories 1–4 named by the dataset's one category map (5, adversarial, is excluded a priori). */
+export const LOCOMO_CATEGORIES: Record<number, string> = Object.fromEntries(Object.entries(LOCOMO_CATEGORY_NAMES).filter(([k]) => k !== "5"));
 
 const DIA_ID_RE = /D\d+:\d+/g;
 
@@ -58,6 +58,14 @@ interface StrategyScores {
   mrr: Float64Array;
 }
 
+/** Optional hooks for analyses that reuse Exp. 5's rankings (the audited-gold comparison): nothing they do changes Exp. 5's outputs. */
+export interface Exp5Hooks {
+  /** More questions (e.g. ones only another gold includes) to rank with every strategy; not scored, not written. */
+  extraQuestions?: readonly LocomoQuestion[];
+  /** Called with every ranking: the question, the strategy, the order (memory indices) and the conversation's turn ids by memory index. */
+  onRanking?(q: LocomoQuestion, strategy: RetrievalStrategy, order: Int32Array, diaIds: readonly string[]): void;
+}
+
 /** Exp. 5 output: the results object for one embedder plus every full ranking. */
 export interface Exp5Run {
   run: Record<string, unknown>;
@@ -72,12 +80,13 @@ export interface Exp5Run {
  * every strategy ranks the whole store for every included question; evidence recall@5/@10,
  * hit@5/@10 and MRR, by category and by conversation, with bootstrap CIs.
  */
-export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: BootstrapSpec): Promise<Exp5Run> {
+export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: BootstrapSpec, hooks: Exp5Hooks = {}): Promise<Exp5Run> {
   const analyzer = new LexiconAnalyzer();
   const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
   const questions = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded));
   const texts = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
-  const vectors = await embedDistinct(embedder, [...texts, ...questions.map((q) => q.question)], "exp5");
+  const extra = hooks.extraQuestions ?? [];
+  const vectors = await embedDistinct(embedder, [...texts, ...questions.map((q) => q.question), ...extra.map((q) => q.question)], "exp5");
   const strats = strategies();
   const n = questions.length;
   const scores: StrategyScores[] = strats.map(() => ({
@@ -138,8 +147,14 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
         sc.mrr[qi] = m.rr;
         writers[si]!.line(prefix, order, idBytes);
         rankedMemories += order.length;
+        hooks.onRanking?.(q, s, order, diaIds);
       });
       progress.tick();
+    }
+    for (const q of extra) {
+      if (q.conversation !== c) continue;
+      const ctx = store.context({ text: q.question, vector: vectors.get(q.question)!, intensity: analyzer.analyzeSync(q.question).intensity }, nowMs, columns);
+      for (const s of strats) hooks.onRanking?.(q, s, staticOrders.get(s) ?? rankChecked(s, ctx), diaIds);
     }
   }
   progress.done();

@@ -1,7 +1,8 @@
 import { join } from "node:path";
-import { LOCOMO } from "@persode/datasets";
-import { formatJson, meta, runsAfter, writeAtomic } from "../results.js";
+import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
+import { describeEmbedder, formatJson, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
+import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 
 export const exp5: Experiment = {
@@ -10,12 +11,25 @@ export const exp5: Experiment = {
   title: "Exp. 5 — LoCoMo evidence retrieval",
   async run(ctx) {
     const data = await ctx.locomo();
+    // The audit is checked against LoCoMo before anything runs, so a bad audit file writes nothing.
+    const audit = await loadLocomoAudit(data);
+    const scorer = new AuditScorer(auditedGold(data, audit));
     const embedder = await ctx.embedder();
-    const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples });
+    const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples }, scorer.hooks);
+    const guard = topKGuard(data, EXP5_PROTOCOL.top_ks);
+    // The original gold's CIs come from Exp. 5's own resamples (its label), so both files state the same intervals.
+    const audited = scorer.summary({ seed: ctx.seed, samples: ctx.samples }, `exp5-audit/${embedder.name}`, guard, `exp5/${embedder.name}`);
+    // The original-gold file gains the guard only when it fires, so unflagged runs stay byte-identical.
+    const run = guard.flagged ? { ...r.run, top_k_guard: guard } : r.run;
     const file = "exp5_locomo.json";
     const path = join(ctx.out, file);
-    const runs = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, r.run);
-    const files = [file];
+    const runs = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, run);
+    const auditFile = "exp5_locomo_audited.json";
+    const auditPath = join(ctx.out, auditFile);
+    const previousAudit = mergeablePrevious(await readPrevious(auditPath), data.sha256, ctx);
+    const sameAudit = (previousAudit?.benchmark as { audit?: { data_sha256?: unknown } } | undefined)?.audit?.data_sha256 === audit.sha256;
+    const auditRuns = mergeRuns(sameAudit ? previousAudit : undefined, ctx.embedderName, { embedder: describeEmbedder(embedder), ...audited });
+    const files = [file, auditFile];
     for (const { strategy, jsonl } of r.rankings) {
       const f = join("exp5_locomo_rankings", `${ctx.embedderName}_${strategy.slug}.jsonl`);
       await writeAtomic(join(ctx.out, f), jsonl);
@@ -31,10 +45,39 @@ export const exp5: Experiment = {
         meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256),
       }),
     );
+    await writeAtomic(
+      auditPath,
+      formatJson({
+        benchmark: {
+          name: "LoCoMo (Maharana et al., ACL 2024) with audited evidence",
+          url: "https://github.com/snap-research/locomo",
+          license: LOCOMO.license,
+          data_sha256: data.sha256,
+          audit: {
+            name: "LoCoMo gold-label audit (dial481/locomo-audit, errors.json)",
+            url: LOCOMO_AUDIT.url,
+            license: LOCOMO_AUDIT.license,
+            provenance: "produced by a language model with human review: a second label set, not ground truth",
+            data_sha256: audit.sha256,
+          },
+        },
+        protocol: { ...EXP5_PROTOCOL, audited_gold: EXP5_AUDIT_PROTOCOL },
+        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+        runs: auditRuns,
+        meta: { ...meta(ctx.seed, Object.keys(auditRuns), ctx.target, data.sha256), audit_sha256: audit.sha256 },
+      }),
+    );
     const strategies = r.run.strategies as Record<string, Record<string, number>>;
+    const auditedStrategies = audited.strategies as Record<string, { audited_minus_original: Record<string, { original: number; audited: number; diff: number }> }>;
     return {
       files,
-      summary: Object.entries(strategies).map(([k, v]) => [`${k} [${ctx.embedderName}]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
+      summary: [
+        ...Object.entries(strategies).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
+        ...Object.entries(auditedStrategies).map(([k, v]): [string, string] => {
+          const d = v.audited_minus_original["evidence_recall@5"]!;
+          return [`${k} [${ctx.embedderName}, audited gold]`, `recall@5 ${d.audited} against ${d.original} on the original gold (same questions; difference ${d.diff})`];
+        }),
+      ],
       counters: { questions: r.questions, rankings: r.questions * r.rankings.length, ranked_memories: r.rankedMemories },
     };
   },

@@ -6,6 +6,7 @@ import { exp2Figures } from "./exp2.js";
 import { exp3Figures } from "./exp3.js";
 import { exp4Figures } from "./exp4.js";
 import { exp5Figures } from "./exp5.js";
+import { exp5AuditFigures } from "./exp5-audit.js";
 import { exp6Figures } from "./exp6.js";
 
 const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc) => FigureSpec[]>> = {
@@ -14,6 +15,7 @@ const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc) => FigureSpec[]>> =
   exp3: exp3Figures,
   exp4: exp4Figures,
   exp5: exp5Figures,
+  "exp5-audit": exp5AuditFigures,
   exp6: exp6Figures,
 };
 
