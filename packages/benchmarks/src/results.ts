@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "@persode/core";
+import { writeFileAtomic } from "@persode/util";
 
 /** Package identity recorded in every results file. */
 export const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;

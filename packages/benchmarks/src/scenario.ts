@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { DAY_MS, MemoryStore, toEpochMs, type Embedder, type MemoryInit } from "@persode/core";
+import { MemoryStore, toEpochMs, type Embedder, type MemoryInit } from "@persode/core";
+import { DAY_MS } from "@persode/util";
 
 /** One hand-labelled scenario memory (scenario.json). */
 export interface ScenarioMemory {

@@ -3,6 +3,7 @@
  * with the emotion-gated memories as context, and writes journal entries (diary + image prompt)
  * that recall related — never the same — episodes.
  */
+import { describe } from "@persode/util";
 import { LexiconAnalyzer } from "./analyzer.js";
 import type { Analysis, EmotionAnalyzer } from "./analyzer.js";
 import type { Embedder } from "./embedders/embedder.js";
@@ -10,7 +11,7 @@ import { HashingEmbedder } from "./embedders/hashing.js";
 import { journalMemory, utcDay, type JournalEntry } from "./journal.js";
 import { DEFAULT_TEMPERATURE, OfflineLlm, type GeneratedImage, type Llm } from "./llm/llm.js";
 import type { Memory } from "./memory.js";
-import { describe, requireFinite } from "./numeric.js";
+import { requireFinite } from "./numeric.js";
 import { createPreferences, stylePrompt, type Preferences, type PreferencesInput } from "./onboarding.js";
 import { MemoryStore, type RetrievalResult } from "./store.js";
 import { gateAlpha } from "./strategies/gated.js";

@@ -3,10 +3,11 @@
  * for a JSON object with the lexicon analysis' fields; any failure — transport, parse or schema —
  * falls back to the lexicon analyzer, silently for the caller but reported to `onFallback`/`logger`.
  */
+import { describe, pyRound } from "@persode/util";
 import { LexiconAnalyzer } from "./analyzer.js";
 import type { Analysis, EmotionAnalyzer } from "./analyzer.js";
 import type { Llm } from "./llm/llm.js";
-import { clip, describe, pyRound } from "./numeric.js";
+import { clip } from "./numeric.js";
 
 /** Why an LLM analysis was discarded. */
 export type AnalyzerFallbackReason = "transport" | "parse" | "schema";

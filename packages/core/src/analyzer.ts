@@ -1,5 +1,6 @@
+import { describe, pyRound } from "@persode/util";
 import { defaultLexicon, type Lexicon } from "./lexicon.js";
-import { clip, describe, pyRound } from "./numeric.js";
+import { clip } from "./numeric.js";
 
 /** An analysed episode (SPEC §3): event, emotion, intensity E, valence, hashtags, title. */
 export interface Analysis {

@@ -1,9 +1,7 @@
 /** @persode/core — the Persode memory model (Jin et al., ICES 2025) as a library. */
-export { pyRound, clip, requireFinite } from "./numeric.js";
-export { persodeCacheDir } from "./paths.js";
-export { parseEnvFlag, offlineFromEnv } from "./env-flag.js";
-export { writeFileAtomic } from "./atomic-write.js";
-export { DAY_MS, MAX_TIMER_MS, toEpochMs, toDate, isoUtc, daysBetween, requireTimerMs, type TimeInput } from "./time.js";
+export { clip, requireFinite } from "./numeric.js";
+export { DAY_MS } from "@persode/util";
+export { toEpochMs, isoUtc, daysBetween, type TimeInput } from "./time.js";
 export { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS, decay, halfLifeDays, recallStrength, isShortTerm } from "./forgetting.js";
 export {
   DEFAULT_WEIGHTS,

@@ -1,5 +1,6 @@
+import { describe } from "@persode/util";
 import { isShortTerm, SHORT_TERM_WINDOW_DAYS } from "./forgetting.js";
-import { clip, describe, requireFinite } from "./numeric.js";
+import { clip, requireFinite } from "./numeric.js";
 import { daysBetween, isoUtc, toEpochMs, type TimeInput } from "./time.js";
 
 /** What it takes to create a memory (SPEC §1). E and C are clipped to [0, 1]. */

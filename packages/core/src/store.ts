@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "./atomic-write.js";
+import { DAY_MS, describe, writeFileAtomic } from "@persode/util";
 import type { Embedder } from "./embedders/embedder.js";
 import { blasNorm } from "./embedders/blas-dot.js";
 import { HashingEmbedder } from "./embedders/hashing.js";
 import { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS } from "./forgetting.js";
 import { Memory, type MemoryInit } from "./memory.js";
-import { describe, requireFinite } from "./numeric.js";
+import { requireFinite } from "./numeric.js";
 import { RankingContext, type StoreColumns } from "./ranking.js";
 import { DEFAULT_PROTECTION, DEFAULT_WEIGHTS, strength, validateProtection, validateWeights, type ScoringWeights } from "./scorer.js";
 import type { RetrievalStrategy } from "./strategies/strategy.js";
-import { DAY_MS, toEpochMs, type TimeInput } from "./time.js";
+import { toEpochMs, type TimeInput } from "./time.js";
 
 /** Options of `retrieve` (SPEC §5). */
 export interface RetrieveOptions {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { pyRound } from "@persode/util";
 import {
   DAY_MS,
   decay,
@@ -7,7 +8,6 @@ import {
   DEFAULT_PROTECTION,
   DEFAULT_WEIGHTS,
   Memory,
-  pyRound,
   rankByStrength,
   salience,
   Scorer,

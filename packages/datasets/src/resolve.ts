@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
-import { offlineFromEnv, persodeCacheDir, writeFileAtomic } from "@persode/core";
+import { offlineFromEnv, persodeCacheDir, writeFileAtomic } from "@persode/util";
 import { downloadVerified } from "./download.js";
 import { DatasetError, DatasetIntegrityError, DatasetUnavailableError } from "./errors.js";
 import { sha256Hex } from "./hash.js";

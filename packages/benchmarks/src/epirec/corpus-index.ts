@@ -1,4 +1,4 @@
-import { DAY_MS } from "@persode/core";
+import { DAY_MS } from "@persode/util";
 
 /**
  * The slice of an episodic corpus the EpiRec official evaluator reads, indexed for

@@ -5,7 +5,7 @@
  * CPython-identical percentile bootstrap CIs, so the report equals the reference
  * evaluator's byte for byte.
  */
-import { pyRound } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { exactMean } from "../stats/exact-mean.js";
 import { PyRandom } from "../stats/mt19937.js";
 import { pythonPercentileCI } from "../stats/python-bootstrap.js";

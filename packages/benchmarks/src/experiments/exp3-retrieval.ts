@@ -4,12 +4,12 @@ import {
   SIGNIFICANCE_THRESHOLD,
   cosine,
   fusedStrategy,
-  pyRound,
   strategies,
   toEpochMs,
   type Embedder,
   type RetrievalStrategy,
 } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { mean, rankOf } from "../metrics.js";
 import { scenarioStore, type Scenario } from "../scenario.js";
 

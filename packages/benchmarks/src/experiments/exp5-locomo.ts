@@ -1,10 +1,10 @@
-import { DAY_MS, LexiconAnalyzer, MemoryStore, gateFires, pyRound, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, MemoryStore, gateFires, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
 import type { LocomoConversation, LocomoDataset } from "@persode/datasets";
+import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
-import { Progress } from "../progress.js";
 import { RankingsWriter } from "../rankings-writer.js";
 
 /** LoCoMo QA categories 1–4 (5, adversarial, is excluded a priori). */
@@ -90,7 +90,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
   const writers = strats.map(() => new RankingsWriter());
   const fires = new Uint8Array(n);
   let rankedMemories = 0;
-  const progress = new Progress(`exp5 (${embedder.name}): ranking`, n);
+  const progress = new Progress(`exp5 (${embedder.name}): ranking`, { total: n });
 
   let qi = 0;
   for (let c = 0; c < data.conversations.length; c++) {
@@ -142,7 +142,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       progress.tick();
     }
   }
-  progress.done();
+  progress.finish();
 
   const r4 = (x: number) => pyRound(x, 4);
   const metricArrays = (sc: StrategyScores) => ({ "evidence_recall@5": sc.r5, "evidence_recall@10": sc.r10, "hit@5": sc.h5, "hit@10": sc.h10, mrr: sc.mrr });

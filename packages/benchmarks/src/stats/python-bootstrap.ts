@@ -10,7 +10,7 @@
  * correctly rounded means — the same order statistics as sorting the rounded means,
  * since rounding is monotone.
  */
-import { pyRound } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { canonicalSplitSum, exactMean, splitFixedPoint, splitSumMean } from "./exact-mean.js";
 import type { PyRandom } from "./mt19937.js";
 

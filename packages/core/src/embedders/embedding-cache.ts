@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { writeFileAtomic } from "../atomic-write.js";
+import { writeFileAtomic } from "@persode/util";
 import type { Embedder } from "./embedder.js";
 
 /**

@@ -1,5 +1,5 @@
-import { writeFileAtomic } from "../atomic-write.js";
 import { join } from "node:path";
+import { writeFileAtomic } from "@persode/util";
 import { encodeOnnxModel, OnnxType, type OnnxInitializer, type OnnxNode } from "./onnx-writer.js";
 
 /**

@@ -3,9 +3,9 @@
  * `fetch`, with a Bearer key, per-request timeouts and errors that carry the HTTP status and a
  * body snippet. `createLlm` picks it when an API key is configured, else the offline stub.
  */
+import { requireTimerMs } from "@persode/util";
 import { DEFAULT_TEMPERATURE, OfflineLlm, requireString, requireTemperature } from "./llm.js";
 import type { GeneratedImage, Llm } from "./llm.js";
-import { requireTimerMs } from "../time.js";
 
 /** Default endpoint root (any OpenAI-compatible server works: vLLM, Ollama, LM Studio, …). */
 export const DEFAULT_LLM_BASE_URL = "https://api.openai.com/v1";
