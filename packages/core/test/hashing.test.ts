@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cosine, createEmbedder, embedderNames, HashingEmbedder, hashingTokens, hashToken, registerEmbedder } from "../src/index.js";
+import { cosine, createEmbedder, embedderNames, HashingEmbedder, registerEmbedder } from "../src/index.js";
+import { hashingTokens, hashToken } from "../src/embedders/hashing.js";
 import { prng, randInt } from "./prng.js";
 
 /** SPEC §4 written out with BigInt: h = MD5 as a 128-bit big-endian integer, index = h mod dim, sign from ⌊h/256⌋. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clip, requireFinite } from "../src/index.js";
+import { clip, requireFinite } from "../src/numeric.js";
 
 describe("clip and requireFinite", () => {
   it("clips to [0, 1] by default and to any range", () => {

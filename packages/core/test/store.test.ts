@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  clip,
   cosine,
   DAY_MS,
   HashingEmbedder,
@@ -12,6 +11,7 @@ import {
   toEpochMs,
   type RetrievalResult,
 } from "../src/index.js";
+import { clip } from "../src/numeric.js";
 
 const NOW = "2025-01-24T12:00:00Z";
 const nowMs = toEpochMs(NOW);
