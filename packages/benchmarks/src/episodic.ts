@@ -11,7 +11,7 @@ import { strategyUncertainty } from "./uncertainty.js";
 /** The probe type that asks for facts; every other type counts as reflective. */
 export const FACTUAL = "factual";
 
-/** Protocol constants of an EpiRec-style evaluation (SPEC §7 Exp. 6). */
+/** Protocol constants of an EpiRec-style evaluation (docs/spec.md §7 Exp. 6). */
 export const EPISODIC_PROTOCOL = { alpha: 0.5, top_k_primary: 3, stored_C: 0.5 } as const;
 
 /** Everything one embedder's run over an episodic corpus produces. */

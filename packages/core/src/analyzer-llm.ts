@@ -1,5 +1,5 @@
 /**
- * The optional LLM backend of the Event-Emotion Analyzer (SPEC §3, last bullet): the LLM is asked
+ * The optional LLM backend of the Event-Emotion Analyzer (docs/spec.md §3, last bullet): the LLM is asked
  * for a JSON object with the lexicon analysis' fields; any failure — transport, parse or schema —
  * falls back to the lexicon analyzer, silently for the caller but reported to `onFallback`/`logger`.
  */

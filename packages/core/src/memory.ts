@@ -3,7 +3,7 @@ import { isShortTerm, SHORT_TERM_WINDOW_DAYS } from "./forgetting.js";
 import { clip, requireFinite } from "./numeric.js";
 import { daysBetween, isoUtc, toEpochMs, type TimeInput } from "./time.js";
 
-/** What it takes to create a memory (SPEC §1). E and C are clipped to [0, 1]. */
+/** What it takes to create a memory (docs/spec.md §1). E and C are clipped to [0, 1]. */
 export interface MemoryInit {
   id?: string;
   text: string;
@@ -104,7 +104,7 @@ export class Memory {
     return isShortTerm(this.ageDays(now), windowDays);
   }
 
-  /** Recall: n += 1 and last_recalled = now; created_at never changes (SPEC §1). */
+  /** Recall: n += 1 and last_recalled = now; created_at never changes (docs/spec.md §1). */
   recall(now: TimeInput): void {
     this._lastRecalledMs = toEpochMs(now, "recall time");
     this._recallCount += 1;

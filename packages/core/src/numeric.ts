@@ -1,7 +1,7 @@
 import { describe } from "@persode/util";
 
 /**
- * Numeric conventions of the memory model (SPEC preamble): float64 throughout, validated finite
+ * Numeric conventions of the memory model (docs/spec.md, preamble): float64 throughout, validated finite
  * inputs. Python-compatible rounding (pyRound) lives in @persode/util.
  */
 

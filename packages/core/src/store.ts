@@ -11,7 +11,7 @@ import { DEFAULT_PROTECTION, DEFAULT_WEIGHTS, strength, validateProtection, vali
 import type { RetrievalStrategy } from "./strategies/strategy.js";
 import { toEpochMs, type TimeInput } from "./time.js";
 
-/** Options of `retrieve` (SPEC §5). */
+/** Options of `retrieve` (docs/spec.md §5). */
 export interface RetrieveOptions {
   /** How many memories to return (3). */
   topK?: number;
@@ -56,7 +56,7 @@ const FORMAT = "persode-memory-store";
 const FORMAT_VERSION = 1;
 
 /**
- * The memory store and Memory Selection Block (paper §4.2, SPEC §5): holds memories with their
+ * The memory store and Memory Selection Block (paper §4.2, docs/spec.md §5): holds memories with their
  * embeddings in typed columns and ranks the whole store per query by fused similarity and salience.
  */
 export class MemoryStore {
@@ -173,7 +173,7 @@ export class MemoryStore {
     return this.retrieveByVector(query, await this.embedder.embed(query), opts);
   }
 
-  /** Retrieve with a precomputed query embedding (SPEC §5). */
+  /** Retrieve with a precomputed query embedding (docs/spec.md §5). */
   retrieveByVector(queryText: string, vector: Float64Array, opts: RetrieveOptions = {}): RetrievalResult[] {
     const topK = validateTopK(opts.topK ?? 3);
     const alpha = validateAlpha(opts.alpha ?? this.alpha);

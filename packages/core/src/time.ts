@@ -5,7 +5,7 @@ export type TimeInput = Date | string | number;
 
 /**
  * Parse an instant to epoch milliseconds. Strings must be ISO-8601 (parseIsoInstant's rules; without
- * a zone they are UTC, SPEC §1). Numbers are epoch milliseconds. Throws a RangeError naming `what`
+ * a zone they are UTC, docs/spec.md §1). Numbers are epoch milliseconds. Throws a RangeError naming `what`
  * on anything else.
  */
 export function toEpochMs(value: TimeInput, what = "time"): number {

@@ -19,7 +19,7 @@ const exp1 = JSON.parse(readFileSync(new URL("./fixtures/exp1_forgetting_curve.j
   retention_samples: Record<string, number>;
 };
 
-describe("Ebbinghaus decay calibration (SPEC §1)", () => {
+describe("Ebbinghaus decay calibration (docs/spec.md §1)", () => {
   it("λ = ln 4 / 6, as published", () => {
     expect(DECAY_RATE_PER_DAY).toBe(Math.log(4) / 6);
     expect(DECAY_RATE_PER_DAY).toBe(exp1.lambda_per_day);
@@ -90,7 +90,7 @@ describe("short-term window and recall strength", () => {
   });
 });
 
-describe("Memory (SPEC §1)", () => {
+describe("Memory (docs/spec.md §1)", () => {
   const now = "2025-01-24T12:00:00Z";
 
   it("clips E and C to [0, 1] and defaults C = 0.5, n = 0", () => {

@@ -29,7 +29,7 @@ const base: PreferencesInput = {
 };
 
 describe("visual descriptors", () => {
-  it("follow the SPEC §6 order: art, age, hair, glasses, fashion, background, extra tags", () => {
+  it("follow the docs/spec.md §6 order: art, age, hair, glasses, fashion, background, extra tags", () => {
     const prefs = createPreferences({ ...base, artStyle: "ink sketch", glasses: true, extraTags: ["freckles", "a red scarf"] });
     expect(visualDescriptors(prefs)).toEqual([
       "ink sketch",

@@ -84,7 +84,7 @@ function expectSameStore(a: MemoryStore, b: MemoryStore): void {
 
 const tempLeftovers = () => readdirSync(dir).filter((f) => f.includes(".tmp"));
 
-describe("save / load round trip (SPEC §1: lossless)", () => {
+describe("save / load round trip (docs/spec.md §1: lossless)", () => {
   it("hashing store: ids, texts, E, C, n, created_at, last_recalled, embeddings and parameters", async () => {
     const store = await sampleStore();
     expect(store.memories.some((m) => m.lastRecalledMs !== null && m.recallCount > 0)).toBe(true);

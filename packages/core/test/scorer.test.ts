@@ -48,7 +48,7 @@ function eq1(E: number, n: number, C: number, w: ScoringWeights, gamma: number, 
   return { k, S: Math.exp(-(Math.log(4) / 6) * (1 - gamma * k) * ageDays) * k };
 }
 
-describe("Eq. 1 with consolidation (SPEC §2)", () => {
+describe("Eq. 1 with consolidation (docs/spec.md §2)", () => {
   it("defaults: weights (1, 1, 1), γ = 0.9, λ = ln 4 / 6", () => {
     const s = new Scorer();
     expect(s.weights).toEqual({ emotion: 1, recall: 1, context: 1 });

@@ -60,7 +60,7 @@ const naiveOrder = (s: ArrayLike<number>) => Array.from(s, (_, i) => i).sort((a,
 const probes = scenario.probes.flatMap((p) => [p.plain, p.vague]);
 const analyzer = new LexiconAnalyzer();
 
-describe("the emotion gate (SPEC §5)", () => {
+describe("the emotion gate (docs/spec.md §5)", () => {
   it("gateAlpha: 0.5 iff E ≥ 0.6, else 1", () => {
     expect(gateAlpha(0.6)).toBe(0.5);
     expect(gateAlpha(0.95)).toBe(0.5);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DAY_MS, isoUtc, toEpochMs } from "../src/index.js";
 
-describe("instants (SPEC §1: timestamps without a zone are UTC)", () => {
+describe("instants (docs/spec.md §1: timestamps without a zone are UTC)", () => {
   it("reads zone-less ISO strings as UTC", () => {
     const utc = Date.UTC(2025, 0, 24, 12, 0, 0);
     expect(toEpochMs("2025-01-24T12:00:00")).toBe(utc);

@@ -8,7 +8,7 @@ const MONTHS = [
 const LOCOMO_RE = /^(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})$/i;
 
 /**
- * Parse a LoCoMo session time such as "1:56 pm on 8 May, 2023" as UTC (SPEC §7 Exp. 5).
+ * Parse a LoCoMo session time such as "1:56 pm on 8 May, 2023" as UTC (docs/spec.md §7 Exp. 5).
  * Returns UTC epoch ms, or undefined if the text does not have that form or names an impossible time.
  */
 export function parseLocomoDateTime(text: string): number | undefined {

@@ -6,7 +6,7 @@ import { LOCOMO } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
 import { parseJsonBytes } from "./json.js";
 
-/** One dialogue turn; `caption` is LoCoMo's `blip_caption` for a shared photo (SPEC §7 Exp. 5). */
+/** One dialogue turn; `caption` is LoCoMo's `blip_caption` for a shared photo (docs/spec.md §7 Exp. 5). */
 export interface LocomoTurn {
   speaker: string;
   text: string;

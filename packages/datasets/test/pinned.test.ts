@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EPIREC, LOCOMO, resolveDataset, sha256Hex } from "../src/index.js";
 import { pinnedDataOptions } from "./helpers.js";
 
-describe("pinned sources (SPEC §8)", () => {
+describe("pinned sources (docs/spec.md §8)", () => {
   it("pins commit-addressed URLs and lower-case hex sha256", () => {
     for (const ds of [LOCOMO, EPIREC]) {
       expect(ds.sha256).toMatch(/^[0-9a-f]{64}$/);

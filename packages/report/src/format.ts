@@ -1,7 +1,7 @@
 import { pyRound } from "@persode/util";
 /**
  * Number formatting for every stated number (README, report, figure labels): Python-compatible
- * rounding (SPEC preamble) then a fixed number of decimals, so "0.125" at 2 decimals reads "0.12".
+ * rounding (docs/spec.md, preamble) then a fixed number of decimals, so "0.125" at 2 decimals reads "0.12".
  */
 
 /** `x` rounded like Python's round(x, digits) and written with exactly `digits` decimals. */

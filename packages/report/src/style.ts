@@ -4,7 +4,7 @@
  * Vega-Lite config every figure uses (one font, DejaVu Sans, so SVG and PNG agree).
  */
 
-/** The built-in strategies, in registry order (SPEC §5). */
+/** The built-in strategies, in registry order (docs/spec.md §5). */
 export const REGISTRY_STRATEGIES = ["recency-only", "similarity-only", "salience-only", "fused (Persode)", "gated (Persode)"] as const;
 
 /** Okabe & Ito (2008) colours; distinguishable under the common colour-vision deficiencies. */

@@ -9,11 +9,11 @@ interface PyRoundFixture {
 
 const fixture = JSON.parse(readFileSync(new URL("./fixtures/pyround-cases.json", import.meta.url), "utf8")) as PyRoundFixture;
 
-/** The naive rounding the SPEC warns against, to prove the tie cases below actually discriminate. */
+/** The naive rounding docs/spec.md (preamble) warns against, to prove the tie cases below actually discriminate. */
 const naive = (x: number, n: number) => Number(x.toFixed(n));
 
 describe("pyRound (Python round(x, n): exact binary value, ties to even)", () => {
-  it("matches the SPEC's examples, which Number(x.toFixed(n)) gets wrong", () => {
+  it("matches docs/spec.md's examples, which Number(x.toFixed(n)) gets wrong", () => {
     expect(pyRound(0.03125, 4)).toBe(0.0312);
     expect(pyRound(0.125, 2)).toBe(0.12);
     expect(pyRound(2.675, 2)).toBe(2.67); // 2.675 is 2.67499999… in binary: not a tie at all

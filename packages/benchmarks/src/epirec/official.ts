@@ -1,5 +1,5 @@
 /**
- * The EpiRec benchmark's official evaluation (SPEC §7, "EpiRec official evaluation"):
+ * The EpiRec benchmark's official evaluation (docs/spec.md §7, "EpiRec official evaluation"):
  * per-probe recall@1, recall@3 and reciprocal rank of the probe's own episode, averaged
  * per group (overall; probe type; type × intensity band; type × age bucket) with
  * CPython-identical percentile bootstrap CIs, so the report equals the reference

@@ -1,5 +1,5 @@
 /**
- * Reading and validating an EpiRec rankings file (SPEC §7): JSON Lines, one object
+ * Reading and validating an EpiRec rankings file (docs/spec.md §7): JSON Lines, one object
  * `{"persona_id", "probe_id", "ranked_episode_ids"}` per probe; every probe of the
  * corpus exactly once, each ranking a permutation of its persona's episode ids.
  */

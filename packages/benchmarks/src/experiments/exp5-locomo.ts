@@ -34,7 +34,7 @@ export function turnText(t: { speaker: string; text: string; caption?: string })
   return `${t.speaker}: ${t.text}` + (t.caption !== undefined ? ` [shares a photo: ${t.caption}]` : "");
 }
 
-/** Apply the pre-registered inclusion rules (SPEC §7 Exp. 5) to one conversation's QA. */
+/** Apply the pre-registered inclusion rules (docs/spec.md §7 Exp. 5) to one conversation's QA. */
 export function selectQuestions(conv: LocomoConversation, convIndex: number, excluded: LocomoExclusions): LocomoQuestion[] {
   const known = new Set(conv.sessions.flatMap((s) => s.turns.map((t) => t.diaId)));
   const out: LocomoQuestion[] = [];

@@ -1,6 +1,6 @@
 /**
  * The percentile bootstrap exactly as the EpiRec reference evaluator computes it in
- * Python (SPEC §7, "EpiRec official evaluation"):
+ * Python (docs/spec.md §7, "EpiRec official evaluation"):
  *
  *   means = sorted(statistics.mean(rng.choices(values, k=n)) for _ in range(samples))
  *   ci    = (means[round((samples − 1) · 0.025)], means[round((samples − 1) · 0.975)])

@@ -7,7 +7,7 @@ import { CachedEmbedder, EmbeddingCache } from "./embedding-cache.js";
 import type { EmbedderOptions } from "./registry.js";
 
 /**
- * The semantic embedder (SPEC §4, issue 6): a sentence-transformers model (all-MiniLM-L6-v2 by
+ * The semantic embedder (docs/spec.md §4, issue 6): a sentence-transformers model (all-MiniLM-L6-v2 by
  * default) run through transformers.js / onnxruntime-node, mean-pooled over real tokens and
  * L2-normalised in float64. transformers.js is imported only when a model is actually loaded, and
  * only after the model files are known to be reachable, so offline failures are immediate.

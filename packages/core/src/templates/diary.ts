@@ -1,5 +1,5 @@
 /**
- * The diary (text) template (paper §4.3, SPEC §6): an offline composer that writes a short
+ * The diary (text) template (paper §4.3, docs/spec.md §6): an offline composer that writes a short
  * first-person entry from an episode analysis and the events of related memories, and the
  * instruction prompt that asks an LLM for the same entry.
  */
@@ -17,7 +17,7 @@ export interface DiaryEpisode {
   hashtags: readonly string[];
 }
 
-/** E at or above which the entry says the feeling has not faded yet (SPEC §6: E ≥ 0.7). */
+/** E at or above which the entry says the feeling has not faded yet (docs/spec.md §6: E ≥ 0.7). */
 export const LINGER_THRESHOLD = 0.7;
 
 /** Opening sentence per lexicon emotion (incl. neutral; unknown emotions use neutral's). */
@@ -68,7 +68,7 @@ function checkRelated(relatedEvents: readonly string[], where: string): string[]
 }
 
 /**
- * The offline diary (SPEC §6): opener by emotion; a sentence about the event; a "still lingers"
+ * The offline diary (docs/spec.md §6): opener by emotion; a sentence about the event; a "still lingers"
  * sentence when E ≥ 0.7; a reminder of the first related event when there is one; a closer by
  * valence; then a blank line and the hashtags (omitted, with the blank line, when there are none).
  */

@@ -1,5 +1,5 @@
 /**
- * The visual (image) template (paper §4.3, SPEC §6): the user's descriptor string, the episode's
+ * The visual (image) template (paper §4.3, docs/spec.md §6): the user's descriptor string, the episode's
  * event and emotion, a fixed mood cue for that emotion (lighting + mood words) and composition
  * words. Also a few-shot request for an LLM that writes image prompts.
  */
@@ -59,7 +59,7 @@ function subjectString(subject: Preferences | readonly string[] | string, where:
 }
 
 /**
- * The image prompt (SPEC §6): "{descriptors}, scene of {event}, feeling {emotion}, {mood cue},
+ * The image prompt (docs/spec.md §6): "{descriptors}, scene of {event}, feeling {emotion}, {mood cue},
  * {composition}". `subject` is Preferences, their descriptor list, or a ready descriptor string.
  */
 export function buildVisualPrompt(subject: Preferences | readonly string[] | string, episode: VisualEpisode): string {

@@ -1,4 +1,4 @@
-/** Exp. 1 figure: the forgetting curve and the consolidation curves, six-day window shaded (SPEC §7 Exp. 1). */
+/** Exp. 1 figure: the forgetting curve and the consolidation curves, six-day window shaded (docs/spec.md §7 Exp. 1). */
 import { fixed } from "../format.js";
 import { getArray, getNumber, getNumberArray, getString, type ResultDoc } from "../results.js";
 import { OKABE_ITO } from "../style.js";

@@ -1,4 +1,4 @@
-/** Exp. 2 figure: the Eq. 1 weight-ablation dot plot (SPEC §7 Exp. 2). */
+/** Exp. 2 figure: the Eq. 1 weight-ablation dot plot (docs/spec.md §7 Exp. 2). */
 import { fixed } from "../format.js";
 import { getArray, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
 import { OKABE_ITO } from "../style.js";

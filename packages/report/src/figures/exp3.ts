@@ -1,4 +1,4 @@
-/** Exp. 3 figures: strategy bars for both probe conditions, recall by category with intrusion, and the α sweep (SPEC §7 Exp. 3). */
+/** Exp. 3 figures: strategy bars for both probe conditions, recall by category with intrusion, and the α sweep (docs/spec.md §7 Exp. 3). */
 import { fixed, shortest } from "../format.js";
 import { getArray, getNumber, type ResultDoc } from "../results.js";
 import { OKABE_ITO } from "../style.js";

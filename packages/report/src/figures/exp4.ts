@@ -1,4 +1,4 @@
-/** Exp. 4 figure: the personalization check — which profile descriptors reach each image prompt (SPEC §7 Exp. 4). */
+/** Exp. 4 figure: the personalization check — which profile descriptors reach each image prompt (docs/spec.md §7 Exp. 4). */
 import { fixed } from "../format.js";
 import { getArray, getBoolean, getNumber, getString, type ResultDoc } from "../results.js";
 import { OKABE_ITO } from "../style.js";

@@ -1,4 +1,4 @@
-/** Exp. 6 section: EpiRec retrieval by probe type with bootstrap CIs and the every-stratum cost (SPEC §7 Exp. 6). */
+/** Exp. 6 section: EpiRec retrieval by probe type with bootstrap CIs and the every-stratum cost (docs/spec.md §7 Exp. 6). */
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getKeys, hasPath, type ResultDoc } from "../results.js";
