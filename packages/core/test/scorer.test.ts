@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { pyRound } from "@persode/util";
 import {
@@ -17,8 +16,8 @@ import {
   validateWeights,
   type ScoringWeights,
 } from "../src/index.js";
+import { referenceJson, scenarioJson } from "./shared-fixtures.js";
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"));
 
 interface ScenarioMemory {
   event: string;
@@ -36,9 +35,9 @@ interface Scenario {
   exp1_profiles: { label: string; emotional_intensity: number; contextual_relevance: number; recall_count: number }[];
   exp2_weightings: { label: string; w_emotion: number; w_recall: number; w_context: number }[];
 }
-const scenario = fixture("scenario.json") as Scenario;
-const exp2 = fixture("exp2_memory_scoring.json") as { reference_now: string; rankings: Record<string, { event: string; S: number }[]> };
-const exp1 = fixture("exp1_forgetting_curve.json") as { strength_at_30_days: Record<string, number> };
+const scenario = scenarioJson() as Scenario;
+const exp2 = referenceJson("exp2_memory_scoring.json") as { reference_now: string; rankings: Record<string, { event: string; S: number }[]> };
+const exp1 = referenceJson("exp1_forgetting_curve.json") as { strength_at_30_days: Record<string, number> };
 
 const now = toEpochMs(scenario.reference_now);
 

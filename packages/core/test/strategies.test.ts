@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   BUILTIN_STRATEGIES,
@@ -24,13 +23,14 @@ import {
   type RetrievalStrategy,
 } from "../src/index.js";
 import { prng, randInt } from "./prng.js";
+import { scenarioJson } from "./shared-fixtures.js";
 
 interface Scenario {
   reference_now: string;
   memories: { event: string; text: string; emotion: string; emotional_intensity: number; contextual_relevance: number; recall_count: number; age_days: number; hashtags: string[] }[];
   probes: { target: string; plain: string; vague: string }[];
 }
-const scenario = JSON.parse(readFileSync(new URL("./fixtures/scenario.json", import.meta.url), "utf8")) as Scenario;
+const scenario = scenarioJson() as Scenario;
 const NOW = toEpochMs(scenario.reference_now);
 
 async function scenarioStore(): Promise<MemoryStore> {
