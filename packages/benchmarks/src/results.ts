@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { writeFileAtomic } from "@persode/util";
 
 /** Package identity recorded in every results file. */
-export const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
+const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
 
 /** The default seed of the harness's own bootstrap CIs (the EpiRec evaluator's seed). */
 export const DEFAULT_SEED = 20260713;
@@ -50,7 +50,7 @@ export function mergeRuns(previous: Record<string, unknown> | undefined, embedde
  * and same bootstrap seed and samples, since the file's one `bootstrap` block describes every run's
  * CIs. Otherwise undefined: the new run replaces the file's runs.
  */
-export function mergeablePrevious(
+function mergeablePrevious(
   previous: Record<string, unknown> | undefined,
   dataSha256: string,
   bootstrap: { seed: number; samples: number },
@@ -83,6 +83,6 @@ export function meta(seed: number, embedders: string[], target: string, dataSha2
 
 
 /** The identity of the vector space a run used (name, exact model id, dimension), recorded with every run. */
-export function describeEmbedder(e: { name: string; id: string; dim: number }): { name: string; id: string; dim: number } {
+function describeEmbedder(e: { name: string; id: string; dim: number }): { name: string; id: string; dim: number } {
   return { name: e.name, id: e.id, dim: e.dim };
 }

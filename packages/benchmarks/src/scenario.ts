@@ -24,7 +24,7 @@ export interface ScenarioProbe {
 }
 
 /** An Exp. 4 onboarding profile as stored in scenario.json (snake_case). */
-export type ScenarioProfile = Record<string, unknown> & { label: string };
+type ScenarioProfile = Record<string, unknown> & { label: string };
 
 /** The Exp. 1–4 scenario (data file `data/scenario.json`). */
 export interface Scenario {

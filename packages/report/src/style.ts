@@ -20,7 +20,7 @@ export const OKABE_ITO = {
 } as const;
 
 /** Neutral grey for the recency baseline (carries no hue, so it never competes with the palette). */
-export const BASELINE_GREY = "#8C8C8C";
+const BASELINE_GREY = "#8C8C8C";
 
 const REGISTRY_COLOURS: Readonly<Record<string, string>> = {
   "recency-only": BASELINE_GREY,

@@ -47,7 +47,7 @@ export interface OfficialReport {
 export const OFFICIAL_DEFAULTS = { benchmark: "EpiRec v1.0", samples: 2000, seed: 20260713 } as const;
 
 /** Separator between the parts of a compound group label. */
-export const LABEL_SEPARATOR = " | ";
+const LABEL_SEPARATOR = " | ";
 
 /** Compare strings by Unicode code point, like Python's `sorted` on str (JS `<` compares UTF-16 units). */
 export function compareCodePoints(a: string, b: string): number {

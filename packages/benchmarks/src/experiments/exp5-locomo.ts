@@ -23,7 +23,7 @@ export interface LocomoQuestion {
 }
 
 /** Counts of questions left out, by rule. */
-export interface LocomoExclusions {
+interface LocomoExclusions {
   adversarial_cat5: number;
   no_evidence: number;
   unresolvable_evidence: number;

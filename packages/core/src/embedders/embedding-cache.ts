@@ -44,7 +44,10 @@ export function textKey(text: string): Buffer {
   return createHash("sha256").update(text, "utf8").digest();
 }
 
-/** The cache folder name of an embedder id: a readable slug plus a hash of the full id. */
+/**
+ * The cache folder name of an embedder id: a readable slug plus a hash of the full id.
+ * @internal exported for tests only: test/embedding-cache.test.ts checks the folder naming directly.
+ */
 export function cacheFolderName(embedderId: string): string {
   const slug = embedderId.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
   const h = createHash("sha256").update(embedderId, "utf8").digest("hex").slice(0, 16);

@@ -4,7 +4,7 @@ import { getNumber, hasPath, type Experiment, type ResultDoc } from "../results.
 import { baseConfig, strategyColours } from "../style.js";
 
 /** Vega-Lite schema URL recorded in every spec (informational; nothing is fetched). */
-export const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
+const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 
 /** One figure: its id (file stem), the experiment it belongs to, a caption and the Vega-Lite spec. */
 export interface FigureSpec {
@@ -25,7 +25,7 @@ export function topLevel(title: string, subtitle: string | string[] | undefined,
 }
 
 /** Colour encoding for a `strategy` field: fixed colours, registry order, legend at the bottom. */
-export function strategyColour(ordered: readonly string[], legend = true): Record<string, unknown> {
+function strategyColour(ordered: readonly string[], legend = true): Record<string, unknown> {
   return {
     field: "strategy",
     type: "nominal",

@@ -65,7 +65,7 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     const paired = ["runs", emb, "strategies", FUSED, "paired_vs_similarity", "evidence_recall@5"];
     if (hasPath(doc, paired)) {
       const pid = `${id(FUSED, "paired")}.evidence_recall@5`;
-      gapParts.push(" (", ...pairedDifference(rec, doc, paired, `${id(FUSED, "paired")}.evidence_recall@5`, 4, tol), ")");
+      gapParts.push(" (", ...pairedDifference(rec, doc, paired, pid, 4, tol), ")");
     }
     gapChecks.push({ left: fused.ref, op: "<", right: sim.ref });
     const gate = rec.num(doc, ["runs", emb, "gate", "fused_fraction"], `exp5.${emb}.gate.fused_fraction`, 4);
