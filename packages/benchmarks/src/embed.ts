@@ -1,5 +1,5 @@
 import type { Embedder } from "@persode/core";
-import { Progress } from "./progress.js";
+import { Progress } from "@persode/util";
 
 /**
  * Embed every distinct text once (Fast by design: a text seen as a memory and as a query, or
@@ -8,7 +8,7 @@ import { Progress } from "./progress.js";
 export async function embedDistinct(embedder: Embedder, texts: Iterable<string>, label: string): Promise<Map<string, Float64Array>> {
   const distinct = [...new Set(texts)];
   const out = new Map<string, Float64Array>();
-  const progress = new Progress(`${label}: embedding (${embedder.name})`, distinct.length);
+  const progress = new Progress(`${label}: embedding (${embedder.name})`, { total: distinct.length });
   const batch = 64;
   for (let i = 0; i < distinct.length; i += batch) {
     const chunk = distinct.slice(i, i + batch);
@@ -16,6 +16,6 @@ export async function embedDistinct(embedder: Embedder, texts: Iterable<string>,
     chunk.forEach((t, j) => out.set(t, vecs[j]!));
     progress.tick(chunk.length);
   }
-  progress.done();
+  progress.finish();
   return out;
 }

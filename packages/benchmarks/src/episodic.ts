@@ -1,17 +1,17 @@
-import { LexiconAnalyzer, MemoryStore, gateFires, pyRound, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, MemoryStore, gateFires, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
 import type { EpisodicCorpus } from "@persode/datasets";
+import { Progress, pyRound } from "@persode/util";
 import { embedDistinct } from "./embed.js";
 import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { mean, rankOf } from "./metrics.js";
 import { RankingsWriter } from "./rankings-writer.js";
-import { Progress } from "./progress.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
 
 /** The probe type that asks for facts; every other type counts as reflective. */
 export const FACTUAL = "factual";
 
-/** Protocol constants of an EpiRec-style evaluation (SPEC §7 Exp. 6). */
+/** Protocol constants of an EpiRec-style evaluation (docs/spec.md §7 Exp. 6). */
 export const EPISODIC_PROTOCOL = { alpha: 0.5, top_k_primary: 3, stored_C: 0.5 } as const;
 
 /** Everything one embedder's run over an episodic corpus produces. */
@@ -46,7 +46,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const ranked: string[][][] = strats.map(() => []);
   const fires = new Uint8Array(n);
   let rankedMemories = 0;
-  const progress = new Progress(`${label} (${embedder.name}): ranking`, n);
+  const progress = new Progress(`${label} (${embedder.name}): ranking`, { total: n });
 
   let pi = 0;
   for (const persona of corpus.personas) {
@@ -83,7 +83,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
       }
     }
   }
-  progress.done();
+  progress.finish();
 
   const types = [...new Set(probes.map((p) => p.probe.type))].sort(compareCodePoints);
   const reflective = probes.flatMap((p, i) => (p.probe.type !== FACTUAL ? [i] : []));

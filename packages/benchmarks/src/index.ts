@@ -19,7 +19,7 @@ export { RankingsWriter, type EncodedIds } from "./rankings-writer.js";
 export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";
 export { exactMean, ratioToDouble } from "./stats/exact-mean.js";
 export { pythonPercentileCI, percentileRanks } from "./stats/python-bootstrap.js";
-export { bootstrapCI, bootstrapMany, pairedBootstrapCI, pairedBootstrapMany, type BootstrapSpec, type PairedCI } from "./stats/bootstrap.js";
+export { resampleTable, percentileInterval, pairedInterval, type BootstrapSpec } from "./stats/bootstrap.js";
 export { indexCorpus, ageBucket, type EvaluatedCorpus, type AgeBucket } from "./epirec/corpus-index.js";
 export { RankingsError, parseRankingsJsonl, validateRankings } from "./epirec/rankings.js";
 export {

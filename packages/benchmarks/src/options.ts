@@ -1,4 +1,5 @@
-import { embedderNames, offlineFromEnv, type EmbedderOptions } from "@persode/core";
+import { embedderNames, type EmbedderOptions } from "@persode/core";
+import { offlineFromEnv } from "@persode/util";
 
 /** A user error on the command line: printed without a stack trace, exit code 2. */
 export class UsageError extends Error {}

@@ -71,7 +71,7 @@ export interface PerfOptions {
   cliPath?: string;
 }
 
-/** Measure Exp. 5 and 6 `repeat` times in-process and as whole CLI processes (SPEC §7; issue 4's speed target). */
+/** Measure Exp. 5 and 6 `repeat` times in-process and as whole CLI processes (docs/spec.md §7; issue 4's speed target). */
 export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const cliPath = opts.cliPath ?? fileURLToPath(new URL("./cli.js", import.meta.url));
   const env = process.env;

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { explainWriteError, writeFileAtomic } from "@persode/core";
+import { explainWriteError, writeFileAtomic } from "@persode/util";
 
 /** Package identity recorded in every results file. */
-export const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
+const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
 
 /** The default seed of the harness's own bootstrap CIs (the EpiRec evaluator's seed). */
 export const DEFAULT_SEED = 20260713;

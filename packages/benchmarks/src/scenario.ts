@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { DAY_MS, MemoryStore, toEpochMs, type Embedder, type MemoryInit } from "@persode/core";
+import { MemoryStore, toEpochMs, type Embedder, type MemoryInit } from "@persode/core";
+import { DAY_MS } from "@persode/util";
 
 /** One hand-labelled scenario memory (scenario.json). */
 export interface ScenarioMemory {
@@ -23,7 +24,7 @@ export interface ScenarioProbe {
 }
 
 /** An Exp. 4 onboarding profile as stored in scenario.json (snake_case). */
-export type ScenarioProfile = Record<string, unknown> & { label: string };
+type ScenarioProfile = Record<string, unknown> & { label: string };
 
 /** The Exp. 1–4 scenario (data file `data/scenario.json`). */
 export interface Scenario {

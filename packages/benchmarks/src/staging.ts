@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { WriteError, explainWriteError } from "@persode/core";
+import { WriteError, explainWriteError } from "@persode/util";
 
 /** A file staged outside the results folder (e.g. the README) and where it goes on publishing. */
 export interface StagedFile {

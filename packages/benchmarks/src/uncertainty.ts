@@ -1,4 +1,4 @@
-import { pyRound } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { mean } from "./metrics.js";
 import { pairedInterval, percentileInterval, resampleTable, type BootstrapSpec } from "./stats/bootstrap.js";
 

@@ -9,13 +9,13 @@ import { vi } from "vitest";
 import { runCli } from "../src/index.js";
 
 /** Published reference results copied from the reference implementation (test/fixtures/reference/). */
-export const REFERENCE_DIR = fileURLToPath(new URL("./fixtures/reference/", import.meta.url));
+const REFERENCE_DIR = fileURLToPath(new URL("./fixtures/reference/", import.meta.url));
 
 /** The reference's EpiRec rankings and official reports (test/fixtures/epirec/). */
 export const EPIREC_FIXTURES = fileURLToPath(new URL("./fixtures/epirec/", import.meta.url));
 
 /** The built CLI the tests spawn. */
-export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
 /** Strategy slugs in registry order (file names of rankings and official reports). */
 export const SLUGS = ["recency-only", "similarity-only", "salience-only", "fused_persode", "gated_persode"] as const;
@@ -36,7 +36,7 @@ export function referenceJson(name: string): Record<string, unknown> {
 }
 
 /** Keys whose string values are prose (wording may differ from the reference); strings below them are not compared. */
-export const PROSE_KEYS: ReadonlySet<string> = new Set(["note", "notes", "consolidation_note", "gate_provenance", "emotion_source", "license", "url", "name"]);
+const PROSE_KEYS: ReadonlySet<string> = new Set(["note", "notes", "consolidation_note", "gate_provenance", "emotion_source", "license", "url", "name"]);
 
 /** Outcome of walking a reference value against ours. */
 export interface ParityResult {

@@ -1,9 +1,9 @@
-// The harness's own seeded bootstrap (seedrandom xor4096): determinism, stream separation,
-// shared resample indices, and agreement with an independent re-derivation of the
-// documented algorithm.
+// The harness's own seeded bootstrap (seedrandom xor4096), through the functions the runners use
+// (resampleTable → percentileInterval / pairedInterval): determinism, stream separation, shared
+// resample indices, and agreement with an independent re-derivation of the documented algorithm.
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { bootstrapCI, bootstrapMany, pairedBootstrapCI, pairedBootstrapMany, type BootstrapSpec } from "../src/index.js";
+import { pairedInterval, percentileInterval, resampleTable, type BootstrapSpec } from "../src/stats/bootstrap.js";
 
 const spec: BootstrapSpec = { samples: 1000, seed: 20260713 };
 
@@ -30,70 +30,74 @@ function referenceCI(values: number[], samples: number, seed: number, label: str
   return [means[lo]!, means[hi]!];
 }
 
-describe("bootstrapCI", () => {
+/** The 95 % CI of one metric's mean, the way the runners compute it. */
+function ci(values: ArrayLike<number>, s: BootstrapSpec, label: string): [number, number] {
+  return percentileInterval(resampleTable({ value: values }, s, label).value!);
+}
+
+describe("percentile CI over resampleTable", () => {
   it("follows the documented algorithm", () => {
     const xs = pseudoValues(57, "a", 4);
-    expect(bootstrapCI(xs, { samples: 300, seed: 7 }, "recall@3")).toEqual(referenceCI(xs, 300, 7, "recall@3"));
+    expect(ci(xs, { samples: 300, seed: 7 }, "recall@3")).toEqual(referenceCI(xs, 300, 7, "recall@3"));
   });
 
   it("is deterministic, and the label selects an independent stream", () => {
     const xs = pseudoValues(200, "b");
-    const a = bootstrapCI(xs, spec, "mrr");
-    expect(bootstrapCI(xs, spec, "mrr")).toEqual(a);
-    expect(bootstrapCI(xs, spec, "recall@5")).not.toEqual(a);
-    expect(bootstrapCI(xs, { ...spec, seed: spec.seed + 1 }, "mrr")).not.toEqual(a);
+    const a = ci(xs, spec, "mrr");
+    expect(ci(xs, spec, "mrr")).toEqual(a);
+    expect(ci(xs, spec, "recall@5")).not.toEqual(a);
+    expect(ci(xs, { ...spec, seed: spec.seed + 1 }, "mrr")).not.toEqual(a);
   });
 
   it("brackets the sample mean and collapses for constant data", () => {
     const xs = pseudoValues(300, "c", 2);
     const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
-    const [lo, hi] = bootstrapCI(xs, spec, "x");
+    const [lo, hi] = ci(xs, spec, "x");
     expect(lo).toBeLessThan(mean);
     expect(hi).toBeGreaterThan(mean);
-    expect(bootstrapCI([0.25, 0.25, 0.25], spec, "x")).toEqual([0.25, 0.25]);
+    expect(ci([0.25, 0.25, 0.25], spec, "x")).toEqual([0.25, 0.25]);
   });
 
   it("rejects empty, non-finite and misaligned input with the label in the message", () => {
-    expect(() => bootstrapCI([], spec, "mrr")).toThrow(/"mrr".*empty/);
-    expect(() => bootstrapCI([1, NaN], spec, "mrr")).toThrow(/not finite/);
-    expect(() => bootstrapCI([1], { samples: 0, seed: 1 }, "mrr")).toThrow(/samples/);
-    expect(() => bootstrapMany({ a: [1, 2], b: [1] }, spec, "s")).toThrow(/"b" has 1 values but "a" has 2/);
+    expect(() => ci([], spec, "mrr")).toThrow(/"mrr".*empty/);
+    expect(() => ci([1, NaN], spec, "mrr")).toThrow(/not finite/);
+    expect(() => ci([1], { samples: 0, seed: 1 }, "mrr")).toThrow(/samples/);
+    expect(() => resampleTable({ a: [1, 2], b: [1] }, spec, "s")).toThrow(/"b" has 1 values but "a" has 2/);
   });
-});
 
-describe("bootstrapMany", () => {
-  it("shares one index stream: each metric equals its single-metric CI under the same label", () => {
+  it("shares one index stream: each column's resamples equal its single-column resamples under the same label", () => {
     const a = pseudoValues(150, "d", 2);
     const b = pseudoValues(150, "e");
-    const many = bootstrapMany({ "recall@5": a, mrr: b }, spec, "fused");
-    expect(many["recall@5"]).toEqual(bootstrapCI(a, spec, "fused"));
-    expect(many.mrr).toEqual(bootstrapCI(b, spec, "fused"));
-    expect(Object.keys(many)).toEqual(["recall@5", "mrr"]);
+    const table = resampleTable({ "recall@5": a, mrr: b }, spec, "fused");
+    expect(Object.keys(table)).toEqual(["recall@5", "mrr"]);
+    expect(table["recall@5"]).toEqual(resampleTable({ value: a }, spec, "fused").value);
+    expect(table.mrr).toEqual(resampleTable({ value: b }, spec, "fused").value);
   });
 });
 
-describe("pairedBootstrapCI", () => {
+describe("pairedInterval", () => {
   it("a system against itself differs by exactly 0", () => {
     const a = pseudoValues(120, "f");
-    expect(pairedBootstrapCI(a, a, spec, "same")).toEqual({ diff: 0, ci95: [0, 0] });
+    const t = resampleTable({ a, b: a }, spec, "same");
+    expect(pairedInterval(t.a!, t.b!)).toEqual([0, 0]);
   });
 
   it("uses the same indices for both arms: a constant offset gives a zero-width CI", () => {
     const a = pseudoValues(128, "g", 8);
     const b = a.map((x) => x - 0.5); // eighths and n = 128: every sum and mean is exact
-    const r = pairedBootstrapCI(a, b, spec, "offset");
-    expect(r.diff).toBe(0.5);
-    expect(r.ci95).toEqual([0.5, 0.5]);
+    const t = resampleTable({ a, b }, spec, "offset");
+    expect(pairedInterval(t.a!, t.b!)).toEqual([0.5, 0.5]);
   });
 
-  it("brackets the observed difference, and many-metric calls agree with single calls", () => {
+  it("brackets the observed difference and rejects resample sets of different sizes", () => {
     const a = pseudoValues(400, "h", 2);
     const b = pseudoValues(400, "i", 2);
-    const single = pairedBootstrapCI(a, b, spec, "fused-vs-similarity");
-    expect(single.ci95[0]).toBeLessThanOrEqual(single.diff);
-    expect(single.ci95[1]).toBeGreaterThanOrEqual(single.diff);
-    const many = pairedBootstrapMany({ value: [a, b] }, spec, "fused-vs-similarity");
-    expect(many.value).toEqual(single);
-    expect(() => pairedBootstrapCI([1, 2], [1], spec, "p")).toThrow(/aligned/);
+    const diff = a.reduce((s, x) => s + x, 0) / a.length - b.reduce((s, x) => s + x, 0) / b.length;
+    const t = resampleTable({ a, b }, spec, "fused-vs-similarity");
+    const [lo, hi] = pairedInterval(t.a!, t.b!);
+    expect(lo).toBeLessThanOrEqual(diff);
+    expect(hi).toBeGreaterThanOrEqual(diff);
+    expect(lo).toBeLessThan(hi);
+    expect(() => pairedInterval(new Float64Array(3), new Float64Array(2))).toThrow(/3 vs 2 resamples/);
   });
 });

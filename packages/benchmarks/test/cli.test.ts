@@ -21,7 +21,7 @@ import {
   spawnCli,
   type CliRun,
 } from "./bench-helpers.js";
-import { pyRound } from "@persode/core";
+import { pyRound } from "@persode/util";
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
 

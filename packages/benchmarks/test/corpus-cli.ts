@@ -12,7 +12,7 @@ export function listTree(dir: string): string[] {
 }
 
 /** One RFC 4180 field: quoted (inner quotes doubled) when it holds a comma, quote, CR, LF or edge spaces. */
-export function csvField(value: string): string {
+function csvField(value: string): string {
   return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 

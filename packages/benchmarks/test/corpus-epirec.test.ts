@@ -14,7 +14,7 @@ import { DEFAULT_SAMPLES, DEFAULT_SEED, runEpisodic, type EpisodicRun } from "..
 import { csvTable, listTree, runBench, type CliRun } from "./corpus-cli.js";
 
 const EPIREC_FIXTURES = fileURLToPath(new URL("./fixtures/epirec/", import.meta.url));
-const REFERENCE = fileURLToPath(new URL("./fixtures/corpus/exp6_reference_hashing.json", import.meta.url));
+const REFERENCE = fileURLToPath(new URL("./fixtures/reference/exp6_epirec.json", import.meta.url));
 const NAME = "epirec-csv";
 
 /** EpiRec from PERSODE_DATA_MIRROR or the cache, never the network; a missing copy fails the test with the fix. */

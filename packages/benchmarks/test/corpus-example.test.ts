@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pyRound } from "@persode/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pyRound } from "@persode/util";
 import { listTree, runBench, type CliRun } from "./corpus-cli.js";
 
 const EXAMPLE = fileURLToPath(new URL("../../datasets/examples/journal/", import.meta.url));

@@ -1,4 +1,5 @@
-import { createEmbedder, pyRound } from "@persode/core";
+import { createEmbedder } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { parseLocomo, parseLocomoAudit, type LocomoDataset } from "@persode/datasets";
 import { describe, expect, it } from "vitest";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "../src/experiments/exp5-audit.js";

@@ -1,4 +1,4 @@
-// Parity with the published reference results (SPEC §7): every experiment is computed in-process
+// Parity with the published reference results (docs/spec.md §7): every experiment is computed in-process
 // with the hashing embedder and every number, flag, list and data string of the reference file is
 // compared exactly (prose fields aside). Exp. 5 and 6 compare `runs.hashing` only — the
 // sentence-transformers runs need model weights. Exp. 6 also reproduces the reference's rankings

@@ -39,7 +39,7 @@ if (positionals.length !== 1) {
 
 let core;
 try {
-  core = await import("../dist/index.js");
+  core = await import("../dist/testing.js");
 } catch (e) {
   console.error(`cannot load @persode/core from dist (${e.message}); run: pnpm --filter @persode/core build`);
   process.exit(1);

@@ -1,8 +1,9 @@
 /**
- * The Persode agent (paper §3, §4; SPEC §6): it turns utterances into episodic memories, answers
+ * The Persode agent (paper §3, §4; docs/spec.md §6): it turns utterances into episodic memories, answers
  * with the emotion-gated memories as context, and writes journal entries (diary + image prompt)
  * that recall related — never the same — episodes.
  */
+import { describe } from "@persode/util";
 import { LexiconAnalyzer } from "./analyzer.js";
 import type { Analysis, EmotionAnalyzer } from "./analyzer.js";
 import type { Embedder } from "./embedders/embedder.js";
@@ -10,7 +11,7 @@ import { HashingEmbedder } from "./embedders/hashing.js";
 import { journalMemory, utcDay, type JournalEntry } from "./journal.js";
 import { DEFAULT_TEMPERATURE, OfflineLlm, type GeneratedImage, type Llm } from "./llm/llm.js";
 import type { Memory } from "./memory.js";
-import { describe, requireFinite } from "./numeric.js";
+import { requireFinite } from "./numeric.js";
 import { createPreferences, stylePrompt, type Preferences, type PreferencesInput } from "./onboarding.js";
 import { MemoryStore, type RetrievalResult } from "./store.js";
 import { gateAlpha } from "./strategies/gated.js";
@@ -18,9 +19,9 @@ import { buildDiaryPrompt, composeDiary } from "./templates/diary.js";
 import { buildVisualPrompt } from "./templates/visual.js";
 import { isoUtc, toEpochMs, type TimeInput } from "./time.js";
 
-/** How many memories `respond` puts in the LLM's context (SPEC §6). */
+/** How many memories `respond` puts in the LLM's context (docs/spec.md §6). */
 export const RESPOND_TOP_K = 3;
-/** How many memories `createJournal` retrieves by default (SPEC §6). */
+/** How many memories `createJournal` retrieves by default (docs/spec.md §6). */
 export const JOURNAL_TOP_K = 2;
 /** Retrieved memories at or above this similarity are too close to the episode to be "related". */
 export const RELATED_SIMILARITY_CEILING = 0.7;
@@ -109,7 +110,7 @@ export class PersodeAgent {
     return toEpochMs(now ?? this.clock(), `${where}: now`);
   }
 
-  /** Analyse an utterance and store it as a memory created at `now` with relevance C (SPEC §6). */
+  /** Analyse an utterance and store it as a memory created at `now` with relevance C (docs/spec.md §6). */
   async ingest(utterance: string, now?: TimeInput, contextualRelevance = 0.5): Promise<IngestResult> {
     requireUtterance(utterance, "ingest");
     const t = this.instant(now, "ingest");
@@ -128,7 +129,7 @@ export class PersodeAgent {
     return { analysis, memory };
   }
 
-  /** The gated strategy's α for a query: 0.5 if the analyzer's E(query) ≥ 0.6, else 1 (SPEC §5). */
+  /** The gated strategy's α for a query: 0.5 if the analyzer's E(query) ≥ 0.6, else 1 (docs/spec.md §5). */
   async gate(query: string): Promise<{ alpha: number; analysis: Analysis }> {
     const analysis = await this.analyzer.analyze(query);
     return { alpha: gateAlpha(analysis.intensity), analysis };
@@ -143,7 +144,7 @@ export class PersodeAgent {
   /**
    * Answer a message: retrieve the top 3 memories with the gate (reinforcing them at `now` once the
    * LLM has replied; a failed call reinforces nothing),
-   * list them as context and ask the LLM with the style prompt as system prompt (SPEC §6).
+   * list them as context and ask the LLM with the style prompt as system prompt (docs/spec.md §6).
    */
   async respond(input: string, now?: TimeInput): Promise<AgentReply> {
     requireUtterance(input, "respond");
@@ -166,7 +167,7 @@ export class PersodeAgent {
   }
 
   /**
-   * Write a journal entry (SPEC §6): ingest the utterance, retrieve top-K with the gate without
+   * Write a journal entry (docs/spec.md §6): ingest the utterance, retrieve top-K with the gate without
    * reinforcing, keep as related the retrieved memories that are not the new episode and have
    * similarity < 0.7, then compose the diary (template, or the LLM when a real one is configured)
    * and the image prompt.

@@ -1,12 +1,13 @@
 /**
- * The optional LLM backend of the Event-Emotion Analyzer (SPEC §3, last bullet): the LLM is asked
+ * The optional LLM backend of the Event-Emotion Analyzer (docs/spec.md §3, last bullet): the LLM is asked
  * for a JSON object with the lexicon analysis' fields; any failure — transport, parse or schema —
  * falls back to the lexicon analyzer, silently for the caller but reported to `onFallback`/`logger`.
  */
+import { describe, pyRound } from "@persode/util";
 import { LexiconAnalyzer } from "./analyzer.js";
 import type { Analysis, EmotionAnalyzer } from "./analyzer.js";
 import type { Llm } from "./llm/llm.js";
-import { clip, describe, pyRound } from "./numeric.js";
+import { clip } from "./numeric.js";
 
 /** Why an LLM analysis was discarded. */
 export type AnalyzerFallbackReason = "transport" | "parse" | "schema";

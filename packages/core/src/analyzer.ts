@@ -1,7 +1,8 @@
+import { describe, pyRound } from "@persode/util";
 import { defaultLexicon, type Lexicon } from "./lexicon.js";
-import { clip, describe, pyRound } from "./numeric.js";
+import { clip } from "./numeric.js";
 
-/** An analysed episode (SPEC §3): event, emotion, intensity E, valence, hashtags, title. */
+/** An analysed episode (docs/spec.md §3): event, emotion, intensity E, valence, hashtags, title. */
 export interface Analysis {
   text: string;
   event: string;
@@ -20,7 +21,7 @@ export interface EmotionAnalyzer {
   analyze(text: string): Promise<Analysis>;
 }
 
-/** E at or above which an episode is "emotionally significant" (SPEC §3). */
+/** E at or above which an episode is "emotionally significant" (docs/spec.md §3). */
 export const SIGNIFICANCE_THRESHOLD = 0.6;
 
 const WORD_RE = /[a-zA-Z']+/g;
@@ -35,7 +36,7 @@ function capitalize(w: string): string {
 }
 
 /**
- * The offline Event-Emotion Analyzer (paper §3.2, SPEC §3): keyword hits pick the emotion,
+ * The offline Event-Emotion Analyzer (paper §3.2, docs/spec.md §3): keyword hits pick the emotion,
  * emphasis cues (!, boosters, ALL-CAPS) raise E, content words form the event and hashtags.
  */
 export class LexiconAnalyzer implements EmotionAnalyzer {
@@ -119,7 +120,7 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
   }
 
   /**
-   * Split a multi-sentence text into episodes (SPEC §3): sentences end at . ! or ? followed by
+   * Split a multi-sentence text into episodes (docs/spec.md §3): sentences end at . ! or ? followed by
    * whitespace; consecutive sentences with the same emotion are merged and re-analysed.
    */
   segment(input: string): Analysis[] {

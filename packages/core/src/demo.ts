@@ -4,11 +4,11 @@
  * printed as readable text. Fixed clock, hashing embedder, lexicon analyzer, offline LLM stub.
  */
 import { pathToFileURL } from "node:url";
+import { DAY_MS } from "@persode/util";
 import { PersodeAgent } from "./agent.js";
 import { journalToMarkdown } from "./journal.js";
 import { OfflineLlm } from "./llm/llm.js";
 import { descriptorString, preferencesFromProfile, stylePrompt } from "./onboarding.js";
-import { DAY_MS } from "./time.js";
 
 /** The demo's fixed "now". */
 export const DEMO_NOW = "2025-03-14T20:00:00Z";

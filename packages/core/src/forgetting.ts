@@ -1,7 +1,7 @@
 import { requireFinite } from "./numeric.js";
 
 /**
- * Ebbinghaus forgetting (paper §4.2, SPEC §1): d(Δt) = e^(−λ·max(0, Δt)) with λ = ln 4 / 6 per day,
+ * Ebbinghaus forgetting (paper §4.2, docs/spec.md §1): d(Δt) = e^(−λ·max(0, Δt)) with λ = ln 4 / 6 per day,
  * so a memory keeps 25 % after the six-day short-term window and halves every 3 days.
  */
 

@@ -1,11 +1,25 @@
-/** @persode/core — the Persode memory model (Jin et al., ICES 2025) as a library. */
-export { pyRound, clip, requireFinite } from "./numeric.js";
-export { persodeCacheDir } from "./paths.js";
-export { parseEnvFlag, offlineFromEnv } from "./env-flag.js";
-export { writeFileAtomic } from "./atomic-write.js";
-export { WriteError, explainWriteError } from "./write-error.js";
-export { DAY_MS, MAX_TIMER_MS, toEpochMs, toDate, isoUtc, daysBetween, requireTimerMs, type TimeInput } from "./time.js";
+/**
+ * @persode/core — the Persode memory model (Jin et al., ICES 2025) as a library: what an application
+ * needs to remember, forget, rank and journal. Two more entry points keep heavy or test-only code out
+ * of this one: `@persode/core/minilm` (the transformers.js sentence embedder and its embedding cache)
+ * and `@persode/core/testing` (an offline generator of a tiny BERT-shaped ONNX model).
+ * Section references (§N) are to docs/spec.md.
+ */
+
+// Time (§1: a day is 86 400 s; an instant without a zone is UTC)
+/** Milliseconds in a day. */
+export { DAY_MS } from "@persode/util";
+/** A write the file system refused (MemoryStore.save), with the path, the reason and the fix. */
+export { WriteError } from "@persode/util";
+/** toEpochMs: parse a Date, ISO-8601 string or epoch ms to epoch ms (§1); isoUtc: render epoch ms as ISO-8601 UTC; TimeInput: what the library accepts as an instant. */
+export { toEpochMs, isoUtc, type TimeInput } from "./time.js";
+
+// Forgetting (§1)
+/** The Ebbinghaus decay (λ = ln 4 / 6 per day), its half-life, recall strength and the six-day short-term window. */
 export { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS, decay, halfLifeDays, recallStrength, isShortTerm } from "./forgetting.js";
+
+// Memory strength, Eq. 1 with consolidation (§2)
+/** The Eq. 1 scorer: default weights (1, 1, 1) and protection γ, salience, strength, ranking by strength and validators. */
 export {
   DEFAULT_WEIGHTS,
   DEFAULT_PROTECTION,
@@ -20,23 +34,49 @@ export {
   type Score,
   type Scorable,
 } from "./scorer.js";
+/** One stored memory (text, emotion, context, recall count, timestamps) and its JSON form. */
 export { Memory, type MemoryInit, type MemoryJSON } from "./memory.js";
+
+// Event-Emotion Analyzer (§3)
+/** The emotion lexicon the offline analyzer reads, and its validator. */
 export { defaultLexicon, validateLexicon, type Lexicon, type LexiconEmotion } from "./lexicon.js";
+/** The offline lexicon analyzer (emotion, intensity E, context C) and the significance threshold. */
 export { LexiconAnalyzer, SIGNIFICANCE_THRESHOLD, type Analysis, type EmotionAnalyzer } from "./analyzer.js";
+/** An analyzer that asks an LLM and falls back to the lexicon analyzer on any failure. */
+export { LlmAnalyzer, type LlmAnalyzerOptions, type AnalyzerFallback, type AnalyzerFallbackReason } from "./analyzer-llm.js";
+
+// Embedders (§4)
+/** The embedder interface and the numpy-exact cosine every strategy uses. */
 export { cosine, type Embedder } from "./embedders/embedder.js";
-export { blasDot, blasNorm, fma } from "./embedders/blas-dot.js";
-export { HashingEmbedder, hashToken, hashingTokens } from "./embedders/hashing.js";
+/** The dependency-free hashing embedder (the reference embedder of every committed result). */
+export { HashingEmbedder } from "./embedders/hashing.js";
+/** Embedders by name ("hashing", "minilm", plugins): create, register, list. */
 export { createEmbedder, registerEmbedder, embedderNames, type EmbedderFactory, type EmbedderOptions } from "./embedders/registry.js";
+
+// Store and retrieval (§5)
+/** What a strategy ranks with: the store's typed columns and lazily computed similarity, salience and fused orders. */
 export { RankingContext, descendingOrder, type StoreColumns, type RankingQuery, type RankingParams } from "./ranking.js";
+/** The Memory Selection Block: add, retrieve with a strategy, reinforce, save and load. */
 export { MemoryStore, type MemoryStoreOptions, type RetrieveOptions, type RetrievalResult } from "./store.js";
+/** A retrieval strategy: key, file-name slug and a full ranking of the store. */
 export type { RetrievalStrategy, Fusion } from "./strategies/strategy.js";
+/** Rank by creation time, newest first. */
 export { recencyOnly } from "./strategies/recency.js";
+/** Rank by cosine similarity to the query. */
 export { similarityOnly } from "./strategies/similarity.js";
+/** Rank by emotional salience alone. */
 export { salienceOnly } from "./strategies/salience.js";
+/** Persode's fusion of similarity and salience (α = 0.5), and the same at any α. */
 export { fused, fusedStrategy } from "./strategies/fused.js";
+/** Fusion only when the query itself is emotional (E ≥ 0.6), else similarity; the gate's rule. */
 export { gated, gateAlpha, gateFires, type GateOptions } from "./strategies/gated.js";
+/** Rank with a strategy and check the result is a permutation of the store (NaN scores refused), naming the strategy and query on failure. */
 export { rankChecked, permutationProblem, StrategyRankingError } from "./strategies/checked-rank.js";
+/** The strategy registry: the five built-ins, plugins, lookup by key. */
 export { registerStrategy, unregisterStrategy, strategies, getStrategy, BUILTIN_STRATEGIES } from "./strategies/registry.js";
+
+// Onboarding and templates (§6)
+/** User preferences from onboarding or a profile, the style prompt and the visual descriptors they imply. */
 export {
   DEFAULT_ART_STYLE,
   CONVERSATION_STYLES,
@@ -50,18 +90,15 @@ export {
   type Preferences,
   type PreferencesInput,
 } from "./onboarding.js";
-export {
-  MOOD_CUES,
-  COMPOSITION_CUE,
-  IMAGE_PROMPT_EXAMPLES,
-  moodCue,
-  buildVisualPrompt,
-  buildImagePromptRequest,
-  type VisualEpisode,
-  type ImagePromptExample,
-} from "./templates/visual.js";
-export { LINGER_THRESHOLD, DIARY_OPENERS, DIARY_CLOSERS, diaryOpener, diaryCloser, composeDiary, buildDiaryPrompt, type DiaryEpisode } from "./templates/diary.js";
+/** The visual template: the emotion's mood cue, the image prompt and the LLM request that writes one. */
+export { moodCue, buildVisualPrompt, buildImagePromptRequest, type VisualEpisode } from "./templates/visual.js";
+/** The diary template: an offline diary entry and the LLM prompt that writes one. */
+export { composeDiary, buildDiaryPrompt, type DiaryEpisode } from "./templates/diary.js";
+
+// LLM adapters and the agent (§6)
+/** The LLM interface and the deterministic offline stand-in. */
 export { OfflineLlm, DEFAULT_TEMPERATURE, type Llm, type GeneratedImage } from "./llm/llm.js";
+/** The OpenAI-compatible HTTP client, its errors and defaults, and createLlm (offline unless a key is set). */
 export {
   OpenAiLlm,
   LlmError,
@@ -74,8 +111,9 @@ export {
   type OpenAiLlmOptions,
   type CreateLlmOptions,
 } from "./llm/openai.js";
-export { LlmAnalyzer, type LlmAnalyzerOptions, type AnalyzerFallback, type AnalyzerFallbackReason } from "./analyzer-llm.js";
+/** A day's journal entry (diary + image prompt + the memories behind it) and its Markdown rendering. */
 export { utcDay, journalMemory, journalToMarkdown, type JournalEntry, type JournalMemory } from "./journal.js";
+/** The journaling agent: ingest, respond with gated retrieval, write the day's journal. */
 export {
   PersodeAgent,
   RESPOND_TOP_K,
@@ -86,18 +124,3 @@ export {
   type IngestResult,
   type AgentReply,
 } from "./agent.js";
-export {
-  MINILM_DEFAULT_MODEL,
-  MiniLMEmbedder,
-  ModelUnavailableError,
-  loadMiniLM,
-  createMiniLMEmbedder,
-  miniLMOptionsFromEnv,
-  resolveModelSource,
-  requiredModelFiles,
-  meanPoolNormalize,
-  type MiniLMOptions,
-  type ModelSource,
-} from "./embedders/minilm.js";
-export { EmbeddingCache, CachedEmbedder, textKey, type EmbeddingCacheStats } from "./embedders/embedding-cache.js";
-export { writeTinyBertModel, tinyBertFiles, TINY_BERT_MODEL_ID, type TinyBertOptions, type TinyBertInfo } from "./embedders/tiny-bert.js";

@@ -1,5 +1,5 @@
 /**
- * The journal entry the agent produces (paper §4.3, SPEC §6): date, title, diary text, image
+ * The journal entry the agent produces (paper §4.3, docs/spec.md §6): date, title, diary text, image
  * prompt, the episode's analysis and the memories retrieved for it — plain data, JSON-ready,
  * with a Markdown rendering for people.
  */
@@ -24,7 +24,7 @@ export interface JournalMemory {
   related: boolean;
 }
 
-/** One journal entry (SPEC §6). */
+/** One journal entry (docs/spec.md §6). */
 export interface JournalEntry {
   /** The entry's day, UTC, "YYYY-MM-DD". */
   date: string;

@@ -8,7 +8,7 @@ export interface LexiconEmotion {
   valence: number;
 }
 
-/** The offline Event-Emotion Analyzer lexicon (SPEC §3; data file `data/lexicon.json`). */
+/** The offline Event-Emotion Analyzer lexicon (docs/spec.md §3; data file `data/lexicon.json`). */
 export interface Lexicon {
   emotions: LexiconEmotion[];
   boosters: string[];

@@ -1,8 +1,9 @@
+import { describe } from "@persode/util";
 import { isShortTerm, SHORT_TERM_WINDOW_DAYS } from "./forgetting.js";
-import { clip, describe, requireFinite } from "./numeric.js";
+import { clip, requireFinite } from "./numeric.js";
 import { daysBetween, isoUtc, toEpochMs, type TimeInput } from "./time.js";
 
-/** What it takes to create a memory (SPEC §1). E and C are clipped to [0, 1]. */
+/** What it takes to create a memory (docs/spec.md §1). E and C are clipped to [0, 1]. */
 export interface MemoryInit {
   id?: string;
   text: string;
@@ -103,7 +104,7 @@ export class Memory {
     return isShortTerm(this.ageDays(now), windowDays);
   }
 
-  /** Recall: n += 1 and last_recalled = now; created_at never changes (SPEC §1). */
+  /** Recall: n += 1 and last_recalled = now; created_at never changes (docs/spec.md §1). */
   recall(now: TimeInput): void {
     this._lastRecalledMs = toEpochMs(now, "recall time");
     this._recallCount += 1;
@@ -145,7 +146,7 @@ export class Memory {
     }
     const e = num("emotional_intensity");
     const c = num("contextual_relevance");
-    // E and C outside [0, 1] are clipped on construction (SPEC §1), exactly as add() does.
+    // E and C outside [0, 1] are clipped on construction (docs/spec.md §1), exactly as add() does.
     const n = num("recall_count");
     if (n < 0 || !Number.isInteger(n)) throw new RangeError(`${where}.recall_count: expected a non-negative integer, got ${n}`);
     // Parse the instants here so that a bad date names its path in the file.

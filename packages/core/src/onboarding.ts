@@ -1,10 +1,10 @@
 /**
- * Onboarding preferences (paper §3.1, SPEC §6): who the user is and how they want to be talked
+ * Onboarding preferences (paper §3.1, docs/spec.md §6): who the user is and how they want to be talked
  * to and drawn. They yield the chatbot's style prompt and the ordered visual descriptors that
  * every image prompt starts with.
  */
 
-/** Art style used when none is chosen (SPEC §6). */
+/** Art style used when none is chosen (docs/spec.md §6). */
 export const DEFAULT_ART_STYLE = "soft anime illustration";
 
 /** Known conversation styles; anything else falls back to "default" in the style prompt. */
@@ -185,7 +185,7 @@ export function stylePrompt(prefs: Preferences): string {
 }
 
 /**
- * The ordered visual descriptors (SPEC §6): art style; "a {age}-year-old character"; hair;
+ * The ordered visual descriptors (docs/spec.md §6): art style; "a {age}-year-old character"; hair;
  * "wearing glasses" | "no glasses"; "{fashion} fashion"; "{background style} {background theme}
  * background"; then the extra tags.
  */
@@ -201,7 +201,7 @@ export function visualDescriptors(prefs: Preferences): string[] {
   ];
 }
 
-/** The descriptor string: the visual descriptors joined with ", " (SPEC §6). */
+/** The descriptor string: the visual descriptors joined with ", " (docs/spec.md §6). */
 export function descriptorString(prefsOrDescriptors: Preferences | readonly string[]): string {
   const list = Array.isArray(prefsOrDescriptors) ? (prefsOrDescriptors as readonly string[]) : visualDescriptors(prefsOrDescriptors as Preferences);
   return list.join(", ");

@@ -74,7 +74,7 @@ export class RankingContext {
     return this.intensity;
   }
 
-  /** cosine(query, memory) for every memory (SPEC §4: 0 when a norm is 0), numpy-exact. */
+  /** cosine(query, memory) for every memory (docs/spec.md §4: 0 when a norm is 0), numpy-exact. */
   similarity(): Float64Array {
     if (this.sim) return this.sim;
     const { size, dim, vectors, norms } = this.columns;
@@ -136,7 +136,7 @@ export class RankingContext {
     return out;
   }
 
-  /** fused = α·sim + (1 − α)·salience for every memory (SPEC §5). */
+  /** fused = α·sim + (1 − α)·salience for every memory (docs/spec.md §5). */
   fused(alpha: number, useQueryRelevance: boolean): Float64Array {
     const sim = this.similarity();
     const sal = this.salience(useQueryRelevance);

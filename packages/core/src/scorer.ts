@@ -44,7 +44,7 @@ export function salience(E: number, recallCount: number, C: number, w: ScoringWe
 }
 
 /**
- * Memory strength with consolidation (Eq. 1, SPEC §2): λ_eff = λ·(1 − γ·k), S = e^(−λ_eff·decayAge)·k.
+ * Memory strength with consolidation (Eq. 1, docs/spec.md §2): λ_eff = λ·(1 − γ·k), S = e^(−λ_eff·decayAge)·k.
  * Salient memories forget more slowly.
  */
 export function strength(k: number, decayAgeDays: number, gamma: number = DEFAULT_PROTECTION, lambda: number = DECAY_RATE_PER_DAY): number {
@@ -74,7 +74,7 @@ export interface Score {
 
 /**
  * Eq. 1 scorer with validated weights and γ. `queryRelevance`, when given, is clipped to [0, 1]
- * and replaces the stored C (SPEC §2).
+ * and replaces the stored C (docs/spec.md §2).
  */
 export class Scorer {
   readonly weights: ScoringWeights;
@@ -98,7 +98,7 @@ export class Scorer {
 }
 
 /**
- * Rank items by strength S, stable and descending (SPEC §2); returns indices into `items`.
+ * Rank items by strength S, stable and descending (docs/spec.md §2); returns indices into `items`.
  */
 export function rankByStrength<T>(items: readonly T[], strengthOf: (item: T) => number): number[] {
   const s = items.map((item, i) => requireFinite(strengthOf(item), `strength of item ${i}`));

@@ -1,23 +1,22 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { writeFileAtomic } from "./atomic-write.js";
+import { DAY_MS, describe, explainWriteError, writeFileAtomic } from "@persode/util";
 import type { Embedder } from "./embedders/embedder.js";
 import { blasNorm } from "./embedders/blas-dot.js";
 import { HashingEmbedder } from "./embedders/hashing.js";
 import { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS } from "./forgetting.js";
 import { Memory, type MemoryInit } from "./memory.js";
-import { describe, requireFinite } from "./numeric.js";
+import { requireFinite } from "./numeric.js";
 import { RankingContext, type StoreColumns } from "./ranking.js";
 import { DEFAULT_PROTECTION, DEFAULT_WEIGHTS, strength, validateProtection, validateWeights, type ScoringWeights } from "./scorer.js";
 import type { RetrievalStrategy } from "./strategies/strategy.js";
 import { rankChecked } from "./strategies/checked-rank.js";
-import { DAY_MS, toEpochMs, type TimeInput } from "./time.js";
-import { explainWriteError } from "./write-error.js";
+import { toEpochMs, type TimeInput } from "./time.js";
 
 /** The last pending save per resolved path: each save() waits for the one before it (last call wins). */
 const pendingSaves = new Map<string, Promise<void>>();
 
-/** Options of `retrieve` (SPEC §5). */
+/** Options of `retrieve` (docs/spec.md §5). */
 export interface RetrieveOptions {
   /** How many memories to return (3). */
   topK?: number;
@@ -62,7 +61,7 @@ const FORMAT = "persode-memory-store";
 const FORMAT_VERSION = 1;
 
 /**
- * The memory store and Memory Selection Block (paper §4.2, SPEC §5): holds memories with their
+ * The memory store and Memory Selection Block (paper §4.2, docs/spec.md §5): holds memories with their
  * embeddings in typed columns and ranks the whole store per query by fused similarity and salience.
  */
 export class MemoryStore {
@@ -179,7 +178,7 @@ export class MemoryStore {
     return this.retrieveByVector(query, await this.embedder.embed(query), opts);
   }
 
-  /** Retrieve with a precomputed query embedding (SPEC §5). */
+  /** Retrieve with a precomputed query embedding (docs/spec.md §5). */
   retrieveByVector(queryText: string, vector: Float64Array, opts: RetrieveOptions = {}): RetrievalResult[] {
     const topK = validateTopK(opts.topK ?? 3);
     const alpha = validateAlpha(opts.alpha ?? this.alpha);

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PersodeAgent, NO_MEMORIES_LINE, RELATED_SIMILARITY_CEILING } from "../src/agent.js";
 import { LexiconAnalyzer } from "../src/analyzer.js";
@@ -12,8 +11,9 @@ import { gateAlpha } from "../src/strategies/gated.js";
 import { composeDiary } from "../src/templates/diary.js";
 import { buildVisualPrompt } from "../src/templates/visual.js";
 import { runDemo } from "../src/demo.js";
+import { scenarioJson } from "./shared-fixtures.js";
 
-const fixture = JSON.parse(readFileSync(new URL("./fixtures/exp4.json", import.meta.url), "utf8")) as {
+const fixture = scenarioJson() as {
   exp4: { utterances: string[]; profiles: Record<string, unknown>[]; default_art_style: string };
 };
 const mina = preferencesFromProfile(fixture.exp4.profiles[0]!, fixture.exp4.default_art_style);

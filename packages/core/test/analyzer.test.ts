@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { defaultLexicon, LexiconAnalyzer, SIGNIFICANCE_THRESHOLD, validateLexicon, type Analysis } from "../src/index.js";
 
-// Expected values are derived by hand from SPEC §3 and data/lexicon.json; each comment shows the
+// Expected values are derived by hand from docs/spec.md §3 and data/lexicon.json; each comment shows the
 // arithmetic (base intensity + 0.08 per "!" + 0.06 booster + 0.05 ALL-CAPS, clamp, round 3).
 
 const analyzer = new LexiconAnalyzer();
 const a = (text: string) => analyzer.analyzeSync(text);
 const pick = (r: Analysis) => ({ emotion: r.emotion, intensity: r.intensity, event: r.event, hashtags: r.hashtags, title: r.title });
 
-describe("LexiconAnalyzer.analyzeSync (SPEC §3)", () => {
-  it("the shipped lexicon has the SPEC's emotion order and constants", () => {
+describe("LexiconAnalyzer.analyzeSync (docs/spec.md §3)", () => {
+  it("the shipped lexicon has docs/spec.md §3's emotion order and constants", () => {
     const lx = defaultLexicon();
     expect(lx.emotions.map((e) => e.emotion)).toEqual(["joyful", "content", "sad", "angry", "anxious", "reflective", "surprised", "neutral"]);
     expect(lx.emphasis).toEqual({ per_exclamation_mark: 0.08, booster_token: 0.06, all_caps_word: 0.05 });

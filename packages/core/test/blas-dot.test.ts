@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { blasDot, blasNorm, cosine, fma, HashingEmbedder, MemoryStore, type Embedder } from "../src/index.js";
+import { cosine, HashingEmbedder, MemoryStore, type Embedder } from "../src/index.js";
+import { blasDot, blasNorm, fma } from "../src/embedders/blas-dot.js";
 import { prng, randInt } from "./prng.js";
 
 // ---- exact reference arithmetic with BigInt -------------------------------------------------

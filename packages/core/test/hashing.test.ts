@@ -1,15 +1,16 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cosine, createEmbedder, embedderNames, HashingEmbedder, hashingTokens, hashToken, registerEmbedder } from "../src/index.js";
+import { cosine, createEmbedder, embedderNames, HashingEmbedder, registerEmbedder } from "../src/index.js";
+import { hashingTokens, hashToken } from "../src/embedders/hashing.js";
 import { prng, randInt } from "./prng.js";
 
-/** SPEC §4 written out with BigInt: h = MD5 as a 128-bit big-endian integer, index = h mod dim, sign from ⌊h/256⌋. */
+/** docs/spec.md §4 written out with BigInt: h = MD5 as a 128-bit big-endian integer, index = h mod dim, sign from ⌊h/256⌋. */
 function specBucket(token: string, dim: number): { index: number; sign: 1 | -1 } {
   const h = BigInt("0x" + createHash("md5").update(Buffer.from(token, "utf8")).digest("hex"));
   return { index: Number(h % BigInt(dim)), sign: (h / 256n) % 2n === 0n ? 1 : -1 };
 }
 
-/** The expected embedding from the SPEC: signed counts, then L2-normalised. */
+/** The expected embedding from docs/spec.md §4: signed counts, then L2-normalised. */
 function specEmbedding(text: string, dim: number): Float64Array {
   const v = new Float64Array(dim);
   for (const tok of text.toLowerCase().match(/[a-z0-9']+/g) ?? []) {
@@ -20,8 +21,8 @@ function specEmbedding(text: string, dim: number): Float64Array {
   return norm > 0 ? v.map((x) => x / norm) : v;
 }
 
-describe("hashing embedder (SPEC §4)", () => {
-  it("SPEC test vectors, dim 256", () => {
+describe("hashing embedder (docs/spec.md §4)", () => {
+  it("docs/spec.md §4 test vectors, dim 256", () => {
     expect(hashToken("hello", 256)).toEqual({ index: 146, sign: -1 });
     expect(hashToken("graduation", 256)).toEqual({ index: 214, sign: 1 });
     expect(hashToken("i'm", 256)).toEqual({ index: 233, sign: 1 });
@@ -34,7 +35,7 @@ describe("hashing embedder (SPEC §4)", () => {
     expect(e.embedSync("I'm")[233]).toBe(1);
   });
 
-  it("SPEC test vectors, dim 300 (signs do not depend on dim)", () => {
+  it("docs/spec.md §4 test vectors, dim 300 (signs do not depend on dim)", () => {
     expect(hashToken("hello", 300)).toEqual({ index: 94, sign: -1 });
     expect(hashToken("graduation", 300)).toEqual({ index: 146, sign: 1 });
     expect(hashToken("i'm", 300)).toEqual({ index: 217, sign: 1 });
@@ -99,7 +100,7 @@ describe("hashing embedder (SPEC §4)", () => {
   });
 });
 
-describe("cosine (SPEC §4)", () => {
+describe("cosine (docs/spec.md §4)", () => {
   it("is 0 when either norm is 0", () => {
     const z = new Float64Array(4);
     const v = Float64Array.from([1, 2, 3, 4]);

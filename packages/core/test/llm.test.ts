@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MAX_TIMER_MS } from "@persode/util";
 import { OfflineLlm } from "../src/llm/llm.js";
 import { createLlm, DEFAULT_LLM_BASE_URL, LlmError, OpenAiLlm } from "../src/llm/openai.js";
-import { MAX_TIMER_MS } from "../src/time.js";
 import { chatReply, MockLlmServer, sendJson } from "./mock-llm-server.js";
 
 describe("offline stub", () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  */
 
 const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+const testingDist = fileURLToPath(new URL("../dist/testing.js", import.meta.url));
 let root: string;
 
 beforeAll(() => {
@@ -58,7 +59,8 @@ describe("lazy loading of transformers.js / onnxruntime", () => {
 
   it("MiniLM use does load onnxruntime (the check above can see it)", async () => {
     const r = await runChild(`
-      const info = await core.writeTinyBertModel(${JSON.stringify(join(root, "models"))});
+      const { writeTinyBertModel } = await import(${JSON.stringify(testingDist)});
+      const info = await writeTinyBertModel(${JSON.stringify(join(root, "models"))});
       const e = await core.createEmbedder("minilm", { model: info.modelId, cacheDir: ${JSON.stringify(join(root, "emb"))} });
       const v = await e.embed("hello");
       console.log(JSON.stringify({ dim: v.length, native: native() }));`,

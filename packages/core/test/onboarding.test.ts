@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   createPreferences,
@@ -9,8 +8,9 @@ import {
   visualDescriptors,
   type PreferencesInput,
 } from "../src/onboarding.js";
+import { scenarioJson } from "./shared-fixtures.js";
 
-const fixture = JSON.parse(readFileSync(new URL("./fixtures/exp4.json", import.meta.url), "utf8")) as {
+const fixture = scenarioJson() as {
   exp4: { profiles: Record<string, unknown>[]; default_art_style: string };
 };
 const [mina, jun] = fixture.exp4.profiles.map((p) => preferencesFromProfile(p, fixture.exp4.default_art_style)) as [
@@ -29,7 +29,7 @@ const base: PreferencesInput = {
 };
 
 describe("visual descriptors", () => {
-  it("follow the SPEC §6 order: art, age, hair, glasses, fashion, background, extra tags", () => {
+  it("follow the docs/spec.md §6 order: art, age, hair, glasses, fashion, background, extra tags", () => {
     const prefs = createPreferences({ ...base, artStyle: "ink sketch", glasses: true, extraTags: ["freckles", "a red scarf"] });
     expect(visualDescriptors(prefs)).toEqual([
       "ink sketch",

@@ -84,7 +84,7 @@ function expectSameStore(a: MemoryStore, b: MemoryStore): void {
 
 const tempLeftovers = () => readdirSync(dir).filter((f) => f.includes(".tmp"));
 
-describe("save / load round trip (SPEC §1: lossless)", () => {
+describe("save / load round trip (docs/spec.md §1: lossless)", () => {
   it("hashing store: ids, texts, E, C, n, created_at, last_recalled, embeddings and parameters", async () => {
     const store = await sampleStore();
     expect(store.memories.some((m) => m.lastRecalledMs !== null && m.recallCount > 0)).toBe(true);
@@ -198,7 +198,7 @@ describe("save() to a path that cannot be written: the path and the fix", () => 
   });
 });
 
-describe("add() and load() agree on E and C outside [0, 1]: both clip (SPEC §1)", () => {
+describe("add() and load() agree on E and C outside [0, 1]: both clip (docs/spec.md §1)", () => {
   it("clips on add, and a saved file with out-of-range values loads clipped", async () => {
     const store = new MemoryStore();
     const added = await store.add({ id: "hi", text: "too intense", emotionalIntensity: 1.5, contextualRelevance: -0.25, createdAt: "2025-01-01" });

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { pyRound } from "@persode/util";
 import {
   DAY_MS,
   decay,
@@ -7,7 +7,6 @@ import {
   DEFAULT_PROTECTION,
   DEFAULT_WEIGHTS,
   Memory,
-  pyRound,
   rankByStrength,
   salience,
   Scorer,
@@ -17,8 +16,8 @@ import {
   validateWeights,
   type ScoringWeights,
 } from "../src/index.js";
+import { referenceJson, scenarioJson } from "./shared-fixtures.js";
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"));
 
 interface ScenarioMemory {
   event: string;
@@ -36,9 +35,9 @@ interface Scenario {
   exp1_profiles: { label: string; emotional_intensity: number; contextual_relevance: number; recall_count: number }[];
   exp2_weightings: { label: string; w_emotion: number; w_recall: number; w_context: number }[];
 }
-const scenario = fixture("scenario.json") as Scenario;
-const exp2 = fixture("exp2_memory_scoring.json") as { reference_now: string; rankings: Record<string, { event: string; S: number }[]> };
-const exp1 = fixture("exp1_forgetting_curve.json") as { strength_at_30_days: Record<string, number> };
+const scenario = scenarioJson() as Scenario;
+const exp2 = referenceJson("exp2_memory_scoring.json") as { reference_now: string; rankings: Record<string, { event: string; S: number }[]> };
+const exp1 = referenceJson("exp1_forgetting_curve.json") as { strength_at_30_days: Record<string, number> };
 
 const now = toEpochMs(scenario.reference_now);
 
@@ -48,7 +47,7 @@ function eq1(E: number, n: number, C: number, w: ScoringWeights, gamma: number, 
   return { k, S: Math.exp(-(Math.log(4) / 6) * (1 - gamma * k) * ageDays) * k };
 }
 
-describe("Eq. 1 with consolidation (SPEC §2)", () => {
+describe("Eq. 1 with consolidation (docs/spec.md §2)", () => {
   it("defaults: weights (1, 1, 1), γ = 0.9, λ = ln 4 / 6", () => {
     const s = new Scorer();
     expect(s.weights).toEqual({ emotion: 1, recall: 1, context: 1 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  clip,
   cosine,
   DAY_MS,
   HashingEmbedder,
@@ -12,6 +11,7 @@ import {
   toEpochMs,
   type RetrievalResult,
 } from "../src/index.js";
+import { clip } from "../src/numeric.js";
 
 const NOW = "2025-01-24T12:00:00Z";
 const nowMs = toEpochMs(NOW);
@@ -34,7 +34,7 @@ async function demoStore(opts: ConstructorParameters<typeof MemoryStore>[0] = {}
   return store;
 }
 
-/** The SPEC §5 scores of every memory, computed from the primitives, then a stable sort. */
+/** The docs/spec.md §5 scores of every memory, computed from the primitives, then a stable sort. */
 function expected(store: MemoryStore, q: Float64Array, alpha: number, useQR: boolean, at = nowMs) {
   const rows = store.memories.map((m, i) => {
     const sim = cosine(q, store.embeddingAt(i));
@@ -47,7 +47,7 @@ function expected(store: MemoryStore, q: Float64Array, alpha: number, useQR: boo
 
 const summary = (rs: RetrievalResult[]) => rs.map((r) => ({ i: r.index, sim: r.similarity, k: r.salience, S: r.retention, fused: r.fused }));
 
-describe("MemoryStore.retrieve: the Memory Selection Block (SPEC §5)", () => {
+describe("MemoryStore.retrieve: the Memory Selection Block (docs/spec.md §5)", () => {
   it("fused = α·sim + (1 − α)·salience with C′ = clip(sim), default α 0.5, stable descending", async () => {
     const store = await demoStore();
     expect(store.alpha).toBe(0.5);
@@ -128,7 +128,7 @@ describe("stable tie order and the Exp. 3 salience check", () => {
   });
 });
 
-describe("reinforcement on retrieval (SPEC §1, §5)", () => {
+describe("reinforcement on retrieval (docs/spec.md §1, §5)", () => {
   it("each returned memory: n += 1, last_recalled = now, created_at untouched; the decay clock restarts", async () => {
     const store = await demoStore();
     const before = store.memories.map((m) => ({ n: m.recallCount, last: m.lastRecalledMs, created: m.createdAtMs }));

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   BUILTIN_STRATEGIES,
@@ -27,13 +26,14 @@ import {
   type RetrievalStrategy,
 } from "../src/index.js";
 import { prng, randInt } from "./prng.js";
+import { scenarioJson } from "./shared-fixtures.js";
 
 interface Scenario {
   reference_now: string;
   memories: { event: string; text: string; emotion: string; emotional_intensity: number; contextual_relevance: number; recall_count: number; age_days: number; hashtags: string[] }[];
   probes: { target: string; plain: string; vague: string }[];
 }
-const scenario = JSON.parse(readFileSync(new URL("./fixtures/scenario.json", import.meta.url), "utf8")) as Scenario;
+const scenario = scenarioJson() as Scenario;
 const NOW = toEpochMs(scenario.reference_now);
 
 async function scenarioStore(): Promise<MemoryStore> {
@@ -63,7 +63,7 @@ const naiveOrder = (s: ArrayLike<number>) => Array.from(s, (_, i) => i).sort((a,
 const probes = scenario.probes.flatMap((p) => [p.plain, p.vague]);
 const analyzer = new LexiconAnalyzer();
 
-describe("the emotion gate (SPEC §5)", () => {
+describe("the emotion gate (docs/spec.md §5)", () => {
   it("gateAlpha: 0.5 iff E ≥ 0.6, else 1", () => {
     expect(gateAlpha(0.6)).toBe(0.5);
     expect(gateAlpha(0.95)).toBe(0.5);

@@ -1,12 +1,12 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LexiconAnalyzer } from "../src/analyzer.js";
 import { defaultLexicon } from "../src/lexicon.js";
 import { descriptorString, preferencesFromProfile, visualDescriptors } from "../src/onboarding.js";
 import { buildDiaryPrompt, composeDiary, diaryCloser, diaryOpener, DIARY_OPENERS, LINGER_THRESHOLD, type DiaryEpisode } from "../src/templates/diary.js";
 import { buildImagePromptRequest, buildVisualPrompt, COMPOSITION_CUE, MOOD_CUES, moodCue } from "../src/templates/visual.js";
+import { scenarioJson } from "./shared-fixtures.js";
 
-const fixture = JSON.parse(readFileSync(new URL("./fixtures/exp4.json", import.meta.url), "utf8")) as {
+const fixture = scenarioJson() as {
   exp4: { utterances: string[]; profiles: Record<string, unknown>[]; default_art_style: string };
 };
 const analyzer = new LexiconAnalyzer();

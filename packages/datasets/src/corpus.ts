@@ -1,4 +1,4 @@
-/** A query whose single target is the episode it belongs to (SPEC §7 Exp. 6). */
+/** A query whose single target is the episode it belongs to (docs/spec.md §7 Exp. 6). */
 export interface EpisodicProbe {
   id: string;
   /** Probe type, e.g. factual / reflective_explicit / reflective_implicit (any label in a CSV corpus). */

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { parse } from "csv-parse/sync";
+import { DAY_MS, parseIsoDateTime } from "@persode/util";
 import type { EpisodicCorpus, EpisodicEpisode, EpisodicPersona, EpisodicProbe } from "./corpus.js";
-import { DAY_MS } from "@persode/core";
-import { formatIsoUtc, parseIsoDateTime } from "./dates.js";
+import { formatIsoUtc } from "./dates.js";
 import { type DataIssue, DatasetError, DatasetFormatError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
 

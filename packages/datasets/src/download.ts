@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type FileHandle, mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { requireTimerMs } from "@persode/core";
+import { fetchWithIdleTimeout, IdleTimeoutError, Progress, requireTimerMs } from "@persode/util";
 import { DatasetDownloadError, DatasetError, DatasetIntegrityError } from "./errors.js";
-import { ProgressBar } from "./progress.js";
 
 /** What to download and where the verified file goes. */
 export interface VerifiedDownload {
@@ -46,32 +45,23 @@ export async function downloadVerified(d: VerifiedDownload): Promise<Buffer> {
         "Set PERSODE_DATA_DIR (or the `cacheDir` option) to a writable folder.",
     );
   }
-  const controller = new AbortController();
-  let stalled = false;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      stalled = true;
-      controller.abort();
-    }, d.idleTimeoutMs);
-  };
   const fail = (why: string) =>
     new DatasetDownloadError(
       `Downloading ${d.label} from ${d.url} failed: ${why}. Nothing was written to ${d.destPath}.`,
     );
 
+  // Aborts the request (and its body stream) however this function ends.
+  const controller = new AbortController();
   let closed = false;
-  let bar: ProgressBar | undefined;
+  let bar: Progress | undefined;
   let received = 0;
   let ok = false;
   try {
-    arm();
     let res: Response;
     try {
-      res = await fetch(d.url, { signal: controller.signal, redirect: "follow" });
+      res = await fetchWithIdleTimeout(fetch, d.idleTimeoutMs)(d.url, { signal: controller.signal, redirect: "follow" });
     } catch (e) {
-      throw fail(stalled ? `no response within ${d.idleTimeoutMs} ms (connection stalled)` : describe(e));
+      throw fail(e instanceof IdleTimeoutError ? `no response within ${d.idleTimeoutMs} ms (connection stalled)` : describe(e));
     }
     if (!res.ok) {
       await res.body?.cancel().catch(() => undefined);
@@ -82,25 +72,28 @@ export async function downloadVerified(d: VerifiedDownload): Promise<Buffer> {
     const encoding = (res.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
     const lengthHeader = encoding === "identity" ? res.headers.get("content-length") : null;
     const expectedLength = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
-    bar = new ProgressBar(`Downloading ${d.label}`, expectedLength, d.progress ?? process.stderr.isTTY === true);
+    bar = new Progress(`Downloading ${d.label}`, {
+      ...(expectedLength !== undefined ? { total: expectedLength } : {}),
+      unit: "bytes",
+      delayMs: 0,
+      ...(d.progress !== undefined ? { enabled: d.progress } : {}),
+    });
     const hash = createHash("sha256");
     const chunks: Buffer[] = [];
     if (!res.body) throw fail("the response has no body");
     const reader = res.body.getReader();
-    arm();
     for (;;) {
       let step: Awaited<ReturnType<typeof reader.read>>;
       try {
         step = await reader.read();
       } catch (e) {
         throw fail(
-          stalled
+          e instanceof IdleTimeoutError
             ? `no data for ${d.idleTimeoutMs} ms after ${received} bytes (connection stalled)`
             : `the connection broke after ${received} bytes (${describe(e)})`,
         );
       }
       if (step.done) break;
-      arm();
       const chunk = Buffer.from(step.value.buffer, step.value.byteOffset, step.value.byteLength);
       hash.update(chunk);
       chunks.push(chunk);
@@ -127,9 +120,8 @@ export async function downloadVerified(d: VerifiedDownload): Promise<Buffer> {
     ok = true;
     return Buffer.concat(chunks, received);
   } finally {
-    if (timer) clearTimeout(timer);
     controller.abort();
-    bar?.finish(received, ok);
+    bar?.finish(ok);
     if (!closed) await handle.close().catch(() => undefined);
     if (!ok) await rm(tmp, { force: true });
   }

@@ -1,6 +1,6 @@
+import { parseIsoDateTime } from "@persode/util";
 import { z } from "zod";
 import type { EpisodicCorpus, EpisodicEpisode, EpisodicPersona } from "./corpus.js";
-import { parseIsoDateTime } from "./dates.js";
 import { type DataIssue, DatasetFormatError } from "./errors.js";
 import { checkWith, formatJsonPath } from "./issues.js";
 import { parseJsonBytes } from "./json.js";

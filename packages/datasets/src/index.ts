@@ -14,7 +14,7 @@ export {
   type DataIssue,
 } from "./errors.js";
 export { sha256Hex } from "./hash.js";
-export { parseIsoDateTime, parseLocomoDateTime, formatIsoUtc } from "./dates.js";
+export { parseLocomoDateTime, formatIsoUtc } from "./dates.js";
 export {
   parseLocomo,
   loadLocomo,

@@ -21,7 +21,7 @@ export const LOCOMO_CATEGORY_NAMES: Readonly<Record<1 | 2 | 3 | 4 | 5, string>> 
   5: "adversarial",
 });
 
-/** One dialogue turn; `caption` is LoCoMo's `blip_caption` for a shared photo (SPEC §7 Exp. 5). */
+/** One dialogue turn; `caption` is LoCoMo's `blip_caption` for a shared photo (docs/spec.md §7 Exp. 5). */
 export interface LocomoTurn {
   speaker: string;
   text: string;

@@ -1,4 +1,4 @@
-/** A public dataset pinned to one exact release: where to fetch it and the sha256 its bytes must have (SPEC §8). */
+/** A public dataset pinned to one exact release: where to fetch it and the sha256 its bytes must have (docs/spec.md §8). */
 export interface PinnedDataset {
   /** Short key used in messages and by callers. */
   name: "locomo" | "epirec" | "locomo-audit";
@@ -16,7 +16,7 @@ export interface PinnedDataset {
   envPathVar: string;
 }
 
-/** LoCoMo (Maharana et al., ACL 2024), 10 long conversations with QA; CC BY-NC 4.0, downloaded on demand and never redistributed (SPEC §7 Exp. 5, §8). */
+/** LoCoMo (Maharana et al., ACL 2024), 10 long conversations with QA; CC BY-NC 4.0, downloaded on demand and never redistributed (docs/spec.md §7 Exp. 5, §8). */
 export const LOCOMO: PinnedDataset = Object.freeze({
   name: "locomo",
   fileName: "locomo10.json",
@@ -28,7 +28,7 @@ export const LOCOMO: PinnedDataset = Object.freeze({
   envPathVar: "PERSODE_LOCOMO_PATH",
 });
 
-/** EpiRec v1.0 (Jin, 2026), 12 personas × 14 episodes × 3 probes; CC BY 4.0, frozen release (SPEC §7 Exp. 6, §8). */
+/** EpiRec v1.0 (Jin, 2026), 12 personas × 14 episodes × 3 probes; CC BY 4.0, frozen release (docs/spec.md §7 Exp. 6, §8). */
 export const EPIREC: PinnedDataset = Object.freeze({
   name: "epirec",
   fileName: "epirec_v1.json",
@@ -43,7 +43,7 @@ export const EPIREC: PinnedDataset = Object.freeze({
 /**
  * The LoCoMo gold-label audit (dial481/locomo-audit, `errors.json`): 156 questions with an error type and corrected
  * evidence and answer. An LLM-assisted audit with human review — a second label set, not ground truth. CC BY-NC 4.0,
- * downloaded on demand and never redistributed; read only together with LoCoMo (SPEC §7 Exp. 5, §8).
+ * downloaded on demand and never redistributed; read only together with LoCoMo (docs/spec.md §7 Exp. 5, §8).
  */
 export const LOCOMO_AUDIT: PinnedDataset = Object.freeze({
   name: "locomo-audit",

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
-import { offlineFromEnv, persodeCacheDir, writeFileAtomic } from "@persode/core";
+import { offlineFromEnv, persodeCacheDir, writeFileAtomic } from "@persode/util";
 import { downloadVerified } from "./download.js";
 import { DatasetError, DatasetIntegrityError, DatasetUnavailableError } from "./errors.js";
 import { sha256Hex } from "./hash.js";
@@ -67,7 +67,7 @@ async function storeVerified(dest: string, bytes: Buffer): Promise<boolean> {
 }
 
 /**
- * Find a pinned dataset and verify its sha256 (SPEC §8). Order: explicit path (option or env var), the cache,
+ * Find a pinned dataset and verify its sha256 (docs/spec.md §8). Order: explicit path (option or env var), the cache,
  * the mirror folder, a download (unless offline). Bytes that do not match are never returned and never cached;
  * a verified explicit/mirror file is copied into the cache so later runs find it there.
  */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { persodeCacheDir } from "@persode/core";
+import { persodeCacheDir } from "@persode/util";
 import { LOCOMO, sha256Hex, type PinnedDataset, type ResolveOptions } from "../src/index.js";
 
 /** Fresh temporary directory; `cleanup` removes every directory made so far. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EPIREC, LOCOMO, LOCOMO_AUDIT, PINNED_DATASETS, resolveDataset, sha256Hex } from "../src/index.js";
 import { pinnedDataOptions } from "./helpers.js";
 
-describe("pinned sources (SPEC §8)", () => {
+describe("pinned sources (docs/spec.md §8)", () => {
   it("pins commit-addressed URLs and lower-case hex sha256", () => {
     expect(PINNED_DATASETS).toEqual([LOCOMO, EPIREC, LOCOMO_AUDIT]);
     for (const ds of PINNED_DATASETS) {

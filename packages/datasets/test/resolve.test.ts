@@ -7,8 +7,6 @@ import {
   DatasetError,
   DatasetIntegrityError,
   DatasetUnavailableError,
-  EPIREC,
-  LOCOMO,
   PINNED_DATASETS,
   resolveDataset,
 } from "../src/index.js";

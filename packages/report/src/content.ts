@@ -51,11 +51,6 @@ export interface Section {
   notes: Array<{ label: string; text: string }>;
 }
 
-/** A literal piece of inline code. */
-export function code(text: string): { code: string } {
-  return { code: text };
-}
-
 /** A bold lead-in such as "Cost." */
 export function strong(text: string): { strong: string } {
   return { strong: text };

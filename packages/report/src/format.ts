@@ -1,8 +1,8 @@
+import { pyRound } from "@persode/util";
 /**
  * Number formatting for every stated number (README, report, figure labels): Python-compatible
- * rounding (SPEC preamble) then a fixed number of decimals, so "0.125" at 2 decimals reads "0.12".
+ * rounding (docs/spec.md, preamble) then a fixed number of decimals, so "0.125" at 2 decimals reads "0.12".
  */
-import { pyRound } from "@persode/core";
 
 /** `x` rounded like Python's round(x, digits) and written with exactly `digits` decimals. */
 export function fixed(x: number, digits: number): string {

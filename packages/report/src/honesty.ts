@@ -35,7 +35,7 @@ export function costStatements(sections: readonly Section[], m: Manifest, opts: 
 }
 
 /** Which cost statements the experiments present must make (all five when Exp. 3, 5 and 6 exist). */
-export function requiredCosts(sections: readonly Section[]): CostId[] {
+function requiredCosts(sections: readonly Section[]): CostId[] {
   const has = (e: string) => sections.some((s) => s.experiment === e);
   return COST_IDS.filter((c) => (c.startsWith("exp3") ? has("exp3") : c.startsWith("exp6") ? has("exp6") : has("exp5")));
 }

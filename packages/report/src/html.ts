@@ -105,7 +105,8 @@ figcaption .files { white-space: nowrap; }
 table { border-collapse: collapse; font-size: 0.9rem; }
 caption { text-align: left; font-weight: bold; padding-bottom: 0.3em; }
 th, td { padding: 0.3em 0.7em; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
-thead th { border-bottom: 2px solid #999; }
+thead th { border-bottom: 2px solid #999; vertical-align: bottom; }
+thead th.num { white-space: normal; }
 th[scope="row"] { white-space: nowrap; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 p.cost { border-left: 4px solid var(--cost); padding: 0.3em 0.8em; background: #fff6ef; }
@@ -150,7 +151,7 @@ export function renderReportHtml(sections: readonly Section[], m: Manifest, figu
     "</header>",
     ...body,
     provenanceHtml(set, m),
-    "<footer>Figures: Vega-Lite specs rendered headlessly with vega and resvg; colours from the Okabe–Ito colour-blind-safe palette, one colour per strategy throughout.</footer>",
+    "<footer>Figures: Vega-Lite specs rendered headlessly with vega and resvg; strategy colours from the Okabe–Ito colour-blind-safe palette, one colour per strategy throughout and used for nothing else; other series from Paul Tol's muted palette.</footer>",
     "</main>",
     "</body>",
     "</html>",

@@ -3,10 +3,10 @@
  * pinned to its source (results file + path in the json-path syntax), with the value as stated,
  * its precision (decimals) and the tolerance a recomputation may move it by (0 for exact values).
  */
+import { pyRound } from "@persode/util";
 import { fixed } from "./format.js";
 import { formatPath, parsePath, resolvePath, type PathSegment } from "./json-path.js";
 import { getNumber, getValue, type ResultDoc, type ResultSet } from "./results.js";
-import { pyRound } from "@persode/core";
 
 /** Identifies the manifest format; bumped when its shape changes. */
 export const MANIFEST_FORMAT = "persode-report-manifest/1";

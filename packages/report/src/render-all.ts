@@ -4,8 +4,8 @@
  * section — or, in check mode, verify all of it against what is on disk without writing.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { writeFileAtomic } from "@persode/core";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { writeFileAtomic } from "@persode/util";
 import { buildFigureSpecs } from "./figures/index.js";
 import { checkCostClaims, checkHtmlHonesty, checkReadmeHonesty } from "./honesty.js";
 import { renderReportHtml, type RenderedFigure } from "./html.js";

@@ -1,5 +1,5 @@
 /**
- * Reading the result files `pnpm bench` writes (docs/agents/RESULTS_SCHEMA.md), with accessors that
+ * Reading the result files `pnpm bench` writes (docs/results.md), with accessors that
  * fail with a message naming the file, the path and how to fix it. The report never runs a runner.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp5-audit"
 /** One experiment key. */
 export type Experiment = (typeof EXPERIMENTS)[number];
 
-/** The results file each experiment writes (SPEC §7). */
+/** The results file each experiment writes (docs/spec.md §7). */
 export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
   exp1: "exp1_forgetting_curve.json",
   exp2: "exp2_memory_scoring.json",
@@ -70,7 +70,7 @@ export function benchTarget(e: Experiment): string {
 }
 
 function hint(doc: ResultDoc): string {
-  return `rerun \`pnpm bench ${benchTarget(doc.experiment)}\` (results schema: docs/agents/RESULTS_SCHEMA.md)`;
+  return `rerun \`pnpm bench ${benchTarget(doc.experiment)}\` (results schema: docs/results.md)`;
 }
 
 /** The value at `path`, which must exist. */

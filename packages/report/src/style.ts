@@ -4,7 +4,7 @@
  * Vega-Lite config every figure uses (one font, DejaVu Sans, so SVG and PNG agree).
  */
 
-/** The built-in strategies, in registry order (SPEC §5). */
+/** The built-in strategies, in registry order (docs/spec.md §5). */
 export const REGISTRY_STRATEGIES = ["recency-only", "similarity-only", "salience-only", "fused (Persode)", "gated (Persode)"] as const;
 
 /** Okabe & Ito (2008) colours; distinguishable under the common colour-vision deficiencies. */
@@ -19,8 +19,23 @@ export const OKABE_ITO = {
   reddishPurple: "#CC79A7",
 } as const;
 
+/**
+ * Colours for everything that is not a strategy — Exp. 1's decay curve and salience profiles, Exp. 2's
+ * weightings, Exp. 3's α-sweep metrics, Exp. 4's check marks — from Paul Tol's colour-blind-safe
+ * "muted" scheme, in hues the strategy colours do not use, so a strategy's colour means that strategy
+ * in every figure and nothing else. `profiles` is a light-to-dark ramp of one hue for ordered series.
+ */
+export const SERIES_COLOURS = {
+  ink: "#3B3B3B",
+  indigo: "#332288",
+  wine: "#882255",
+  olive: "#8A8A2E",
+  sand: "#C9B65A",
+  profiles: ["#2A1C70", "#6B58B0", "#A99BD6"],
+} as const;
+
 /** Neutral grey for the recency baseline (carries no hue, so it never competes with the palette). */
-export const BASELINE_GREY = "#8C8C8C";
+const BASELINE_GREY = "#8C8C8C";
 
 const REGISTRY_COLOURS: Readonly<Record<string, string>> = {
   "recency-only": BASELINE_GREY,
@@ -106,6 +121,7 @@ export function baseConfig(): Record<string, unknown> {
     legend: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: "normal", orient: "bottom", direction: "horizontal", columns: 3, labelLimit: 420, symbolStrokeWidth: 0 },
     header: { labelFontSize: 13, labelFontWeight: "bold", labelColor: ink, titleFontSize: 12, titleFontWeight: "normal", labelLimit: 420 },
     text: { fontSize: 10, color: soft },
-    range: { category: [OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.bluishGreen, OKABE_ITO.reddishPurple, OKABE_ITO.orange, OKABE_ITO.skyBlue, OKABE_ITO.black] },
+    // A colour field without its own scale is never a strategy (strategies always carry theirs).
+    range: { category: [SERIES_COLOURS.indigo, SERIES_COLOURS.wine, SERIES_COLOURS.olive, SERIES_COLOURS.sand, SERIES_COLOURS.ink] },
   };
 }

@@ -19,6 +19,7 @@ describe("report.html in headless Chromium", () => {
       expect(f.height, f.id).toBeGreaterThan(100);
     }
     expect(seen.costTexts).toHaveLength(5);
+    expect(seen.overflowing, "nothing scrolls sideways at 1 400 px").toEqual([]);
     expect(existsSync(shot) && statSync(shot).size > 10_000).toBe(true);
   }, 120_000);
 });

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 
 /** Where Debian installs Chromium. */
-export const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = "/usr/bin/chromium";
 
 /** What the browser saw. */
 export interface BrowserReport {
@@ -14,6 +14,8 @@ export interface BrowserReport {
   requests: string[];
   figures: Array<{ id: string; width: number; height: number }>;
   costTexts: string[];
+  /** Tables and figures wider than the room they have (they would scroll sideways), as "caption or id: width > room". */
+  overflowing: string[];
 }
 
 /** Open `htmlPath` from file://, collect console errors and non-file requests, measure every figure, save a full-page screenshot. */
@@ -24,7 +26,7 @@ export async function inspectReport(htmlPath: string, screenshotPath: string): P
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 1280, height: 900 },
+    viewport: { width: 1400, height: 900 }, // the width the report is checked at (issue 10)
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
   try {
@@ -47,9 +49,14 @@ export async function inspectReport(htmlPath: string, screenshotPath: string): P
       }),
     );
     const costTexts = await page.$$eval("p.cost", (els) => els.map((el) => (el.textContent ?? "").replace(/\s+/g, " ")));
+    const overflowing = await page.$$eval(".table-wrap, .plot", (els) =>
+      els
+        .filter((el) => el.scrollWidth > el.clientWidth + 1)
+        .map((el) => `${el.querySelector("caption")?.textContent ?? el.closest("figure")?.getAttribute("data-figure") ?? el.className}: ${el.scrollWidth} > ${el.clientWidth}`),
+    );
     mkdirSync(dirname(screenshotPath), { recursive: true });
     await page.screenshot({ path: screenshotPath, fullPage: true });
-    return { consoleErrors, requests, figures, costTexts };
+    return { consoleErrors, requests, figures, costTexts, overflowing };
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

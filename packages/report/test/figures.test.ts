@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { scoreAxisTop } from "../src/figures/common.js";
 import { buildFigureSpecs } from "../src/figures/index.js";
 import { buildReportModel } from "../src/model.js";
 import { renderReadmeSection } from "../src/markdown.js";
@@ -113,5 +114,42 @@ describe("headless rendering", () => {
   it("treats a Vega-Lite warning as an error naming the figure", async () => {
     const bad = { data: { values: [{ a: 1 }] }, mark: "bar", encoding: { x: { field: "a", type: "quantitative" }, y: { field: "a", type: "quantitative", aggregate: "nonsense" } } };
     await expect(renderSvg(bad, "broken_fig")).rejects.toThrow(/broken_fig/);
+  });
+});
+
+describe("palettes and axes", () => {
+  const figures = buildFigureSpecs(readResults(FIXTURE_RESULTS));
+
+  it("uses strategy colours for strategies only: every other colour comes from SERIES_COLOURS", () => {
+    const strategyPalette = new Set<string>([...strategyColours(REGISTRY_STRATEGIES), ...EXTRA_STRATEGY_COLOURS]);
+    const misuses: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n) => walk(n, where));
+      if (!node || typeof node !== "object") return;
+      const o = node as Record<string, any>;
+      if (o.field !== "strategy" && Array.isArray(o.scale?.range)) {
+        for (const c of o.scale.range) if (strategyPalette.has(c)) misuses.push(`${where}: ${o.field} uses ${c}`);
+      }
+      if (typeof o.color === "string" && strategyPalette.has(o.color)) misuses.push(`${where}: a mark uses ${o.color}`);
+      for (const [k, v] of Object.entries(o)) if (k !== "scale" || o.field !== "strategy") walk(v, where);
+    };
+    for (const f of figures) walk(f.spec, f.id);
+    expect(misuses).toEqual([]);
+    // the check can see a misuse: the strategy scales themselves are full of palette colours
+    expect(figures.some((f) => JSON.stringify(f.spec).includes(OKABE_ITO.vermillion))).toBe(true);
+  });
+
+  it("scales score axes to the data, never cutting a whisker", () => {
+    expect([scoreAxisTop(0.2339), scoreAxisTop(0.25), scoreAxisTop(0.35), scoreAxisTop(0.91), scoreAxisTop(0)]).toEqual([0.25, 0.25, 0.35, 1, 0.05]);
+    const exp5 = figures.find((f) => f.id === "exp5_locomo")!.spec as any;
+    const top = exp5.spec.layer[0].encoding.y.scale.domain[1] as number;
+    const highest = Math.max(...exp5.data.values.map((r: any) => Math.max(r.value, r.hi ?? 0)));
+    expect(top).toBeGreaterThanOrEqual(highest);
+    expect(top).toBeLessThan(1);
+  });
+
+  it("breaks multi-word group labels into lines instead of truncating them", () => {
+    const exp6 = figures.find((f) => f.id === "exp6_epirec")!.spec as any;
+    expect(exp6.spec.layer[0].encoding.x.axis.labelExpr).toBe("split(datum.label, ' ')");
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pyRound } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { parsePath, resolvePath } from "../src/json-path.js";
 import { compareManifests, parseManifest, reresolveEntries, serializeManifest } from "../src/manifest.js";
 import { buildManifest } from "../src/model.js";

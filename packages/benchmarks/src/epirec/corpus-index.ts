@@ -1,9 +1,9 @@
-import { DAY_MS } from "@persode/core";
+import { DAY_MS } from "@persode/util";
 
 /**
  * The slice of an episodic corpus the EpiRec official evaluator reads, indexed for
  * lookup: who owns each probe and episode, each probe's target episode, probe type,
- * intensity band and age bucket (SPEC §7, "EpiRec official evaluation").
+ * intensity band and age bucket (docs/spec.md §7, "EpiRec official evaluation").
  */
 
 /** The corpus fields the evaluator needs; @persode/datasets' `EpisodicCorpus` satisfies it. */

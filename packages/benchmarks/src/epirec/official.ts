@@ -1,11 +1,11 @@
 /**
- * The EpiRec benchmark's official evaluation (SPEC §7, "EpiRec official evaluation"):
+ * The EpiRec benchmark's official evaluation (docs/spec.md §7, "EpiRec official evaluation"):
  * per-probe recall@1, recall@3 and reciprocal rank of the probe's own episode, averaged
  * per group (overall; probe type; type × intensity band; type × age bucket) with
  * CPython-identical percentile bootstrap CIs, so the report equals the reference
  * evaluator's byte for byte.
  */
-import { pyRound } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { exactMean } from "../stats/exact-mean.js";
 import { PyRandom } from "../stats/mt19937.js";
 import { pythonPercentileCI } from "../stats/python-bootstrap.js";
@@ -47,7 +47,7 @@ export interface OfficialReport {
 export const OFFICIAL_DEFAULTS = { benchmark: "EpiRec v1.0", samples: 2000, seed: 20260713 } as const;
 
 /** Separator between the parts of a compound group label. */
-export const LABEL_SEPARATOR = " | ";
+const LABEL_SEPARATOR = " | ";
 
 /** Compare strings by Unicode code point, like Python's `sorted` on str (JS `<` compares UTF-16 units). */
 export function compareCodePoints(a: string, b: string): number {
@@ -125,7 +125,7 @@ function groupsBy(
 /**
  * Evaluate validated rankings (probe id → ranked episode ids) on the corpus. Probes are taken in
  * the map's iteration order — a file's line order, as parseRankingsJsonl keeps it — because the
- * official evaluator resamples each group's probes in file order (SPEC §7): point estimates do not
+ * official evaluator resamples each group's probes in file order (docs/spec.md §7): point estimates do not
  * depend on the order, CIs do. Probes whose episode has no intensity band are left out of the
  * intensity groups only.
  */

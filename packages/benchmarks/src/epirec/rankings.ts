@@ -1,5 +1,5 @@
 /**
- * Reading and validating an EpiRec rankings file (SPEC §7): JSON Lines, one object
+ * Reading and validating an EpiRec rankings file (docs/spec.md §7): JSON Lines, one object
  * `{"persona_id", "probe_id", "ranked_episode_ids"}` per probe; every probe of the
  * corpus exactly once, each ranking a permutation of its persona's episode ids.
  */
@@ -41,7 +41,7 @@ function quoteList(ids: readonly string[], total = ids.length): string {
  * Why `ranking` is not a permutation of the persona's episode ids, or null when it is.
  * Checks, in order: element types, foreign ids, repeated ids, missing ids.
  */
-export function rankingProblem(ranking: readonly unknown[], persona: IndexedPersona, index: CorpusIndex): string | null {
+function rankingProblem(ranking: readonly unknown[], persona: IndexedPersona, index: CorpusIndex): string | null {
   const seen = new Map<string, number>();
   const total = persona.episodeIds.length;
   const fix = `the ranking must list each of persona "${persona.id}"'s ${total} episode ids exactly once`;

@@ -1,4 +1,5 @@
-import { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS, decay, halfLifeDays, pyRound, salience, strength } from "@persode/core";
+import { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS, decay, halfLifeDays, salience, strength } from "@persode/core";
+import { pyRound } from "@persode/util";
 import type { Scenario } from "../scenario.js";
 
 /** numpy.linspace(start, stop, num): start + i·step, the last point exactly `stop`. */

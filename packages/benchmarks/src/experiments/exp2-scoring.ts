@@ -1,4 +1,5 @@
-import { DAY_MS, Memory, Scorer, pyRound, rankByStrength, toEpochMs } from "@persode/core";
+import { Memory, Scorer, rankByStrength, toEpochMs } from "@persode/core";
+import { DAY_MS, pyRound } from "@persode/util";
 import { scenarioMemoryInit, type Scenario } from "../scenario.js";
 
 const FOCUS_EVENT = "lost beloved dog";

@@ -5,12 +5,12 @@ import {
   cosine,
   fusedStrategy,
   rankChecked,
-  pyRound,
   strategies,
   toEpochMs,
   type Embedder,
   type RetrievalStrategy,
 } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { mean, rankOf } from "../metrics.js";
 import { scenarioStore, type Scenario } from "../scenario.js";
 

@@ -3,7 +3,8 @@
  * gold-label audit (dial481/locomo-audit), from the same rankings. The paper-parity results stay on the original
  * gold (exp5_locomo.json); this module only observes Exp. 5's rankings through its hooks.
  */
-import { pyRound, type RetrievalStrategy } from "@persode/core";
+import type { RetrievalStrategy } from "@persode/core";
+import { pyRound } from "@persode/util";
 import type { LocomoAudit, LocomoConversation, LocomoDataset } from "@persode/datasets";
 import { mean, rankingMetrics } from "../metrics.js";
 import { percentileInterval, resampleTable, type BootstrapSpec } from "../stats/bootstrap.js";

@@ -1,10 +1,10 @@
-import { DAY_MS, LexiconAnalyzer, MemoryStore, gateFires, pyRound, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, MemoryStore, gateFires, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
 import { LOCOMO_CATEGORY_NAMES, type LocomoConversation, type LocomoDataset } from "@persode/datasets";
+import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
-import { Progress } from "../progress.js";
 import { RankingsWriter } from "../rankings-writer.js";
 
 /** LoCoMo QA categories 1–4 named by the dataset's one category map (5, adversarial, is excluded a priori). */
@@ -34,7 +34,7 @@ export function turnText(t: { speaker: string; text: string; caption?: string })
   return `${t.speaker}: ${t.text}` + (t.caption !== undefined ? ` [shares a photo: ${t.caption}]` : "");
 }
 
-/** Apply the pre-registered inclusion rules (SPEC §7 Exp. 5) to one conversation's QA. */
+/** Apply the pre-registered inclusion rules (docs/spec.md §7 Exp. 5) to one conversation's QA. */
 export function selectQuestions(conv: LocomoConversation, convIndex: number, excluded: LocomoExclusions): LocomoQuestion[] {
   const known = new Set(conv.sessions.flatMap((s) => s.turns.map((t) => t.diaId)));
   const out: LocomoQuestion[] = [];
@@ -99,7 +99,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
   const writers = strats.map(() => new RankingsWriter());
   const fires = new Uint8Array(n);
   let rankedMemories = 0;
-  const progress = new Progress(`exp5 (${embedder.name}): ranking`, n);
+  const progress = new Progress(`exp5 (${embedder.name}): ranking`, { total: n });
 
   let qi = 0;
   for (let c = 0; c < data.conversations.length; c++) {
@@ -157,7 +157,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       for (const s of strats) hooks.onRanking?.(q, s, staticOrders.get(s) ?? rankChecked(s, ctx), diaIds);
     }
   }
-  progress.done();
+  progress.finish();
 
   const r4 = (x: number) => pyRound(x, 4);
   const metricArrays = (sc: StrategyScores) => ({ "evidence_recall@5": sc.r5, "evidence_recall@10": sc.r10, "hit@5": sc.h5, "hit@10": sc.h10, mrr: sc.mrr });

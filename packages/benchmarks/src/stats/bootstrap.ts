@@ -21,12 +21,6 @@ export interface BootstrapSpec {
   seed: number;
 }
 
-/** A paired comparison: the observed difference of means and its 95 % bootstrap CI. */
-export interface PairedCI {
-  diff: number;
-  ci95: [number, number];
-}
-
 const TWO_POW_32 = 4294967296;
 
 function checkSpec(spec: BootstrapSpec, label: string): void {
@@ -110,66 +104,4 @@ function percentileCI(stats: Float64Array, samples: number): [number, number] {
   const [lo, hi] = percentileRanks(samples);
   stats.sort();
   return [stats[lo]!, stats[hi]!];
-}
-
-function plainMean(xs: Float64Array): number {
-  let sum = 0;
-  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
-  return sum / xs.length;
-}
-
-/**
- * 95 % percentile CIs of the mean for several per-item metric arrays at once, all
- * resampled with the same indices (one stream for `label`). Arrays must be aligned per item.
- */
-export function bootstrapMany(metrics: Record<string, ArrayLike<number>>, spec: BootstrapSpec, label: string): Record<string, [number, number]> {
-  checkSpec(spec, label);
-  const { names, cols, n } = toColumns(metrics, label);
-  const means = resampleMeans(cols, n, spec, label);
-  const result: Record<string, [number, number]> = {};
-  names.forEach((name, c) => {
-    result[name] = percentileCI(means[c]!, spec.samples);
-  });
-  return result;
-}
-
-/** 95 % percentile bootstrap CI of the mean of one per-item metric array; `label` selects the stream. */
-export function bootstrapCI(values: ArrayLike<number>, spec: BootstrapSpec, label: string): [number, number] {
-  return bootstrapMany({ value: values }, spec, label).value!;
-}
-
-/**
- * Paired bootstrap for several metrics: for each name, `[a, b]` are per-item arrays of two
- * systems on the same items; every resample uses the same indices for a and b (and for all
- * names). diff = mean(a) − mean(b); ci95 from the resampled mean(a*) − mean(b*).
- */
-export function pairedBootstrapMany(
-  pairs: Record<string, readonly [ArrayLike<number>, ArrayLike<number>]>,
-  spec: BootstrapSpec,
-  label: string,
-): Record<string, PairedCI> {
-  checkSpec(spec, label);
-  const names = Object.keys(pairs);
-  const flat: Record<string, ArrayLike<number>> = {};
-  for (const name of names) {
-    const [a, b] = pairs[name]!;
-    flat[`${name} (a)`] = a;
-    flat[`${name} (b)`] = b;
-  }
-  const { cols, n } = toColumns(flat, label);
-  const means = resampleMeans(cols, n, spec, label);
-  const result: Record<string, PairedCI> = {};
-  names.forEach((name, k) => {
-    const ma = means[2 * k]!;
-    const mb = means[2 * k + 1]!;
-    const diffs = new Float64Array(spec.samples);
-    for (let b = 0; b < spec.samples; b++) diffs[b] = ma[b]! - mb[b]!;
-    result[name] = { diff: plainMean(cols[2 * k]!) - plainMean(cols[2 * k + 1]!), ci95: percentileCI(diffs, spec.samples) };
-  });
-  return result;
-}
-
-/** Paired bootstrap CI of mean(a) − mean(b) over aligned per-item arrays, same resample indices for both. */
-export function pairedBootstrapCI(a: ArrayLike<number>, b: ArrayLike<number>, spec: BootstrapSpec, label: string): PairedCI {
-  return pairedBootstrapMany({ value: [a, b] }, spec, label).value!;
 }

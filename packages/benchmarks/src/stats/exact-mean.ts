@@ -1,5 +1,5 @@
 /**
- * Exact means with Python `statistics.mean` semantics (SPEC §7, "EpiRec official
+ * Exact means with Python `statistics.mean` semantics (docs/spec.md §7, "EpiRec official
  * evaluation"): the floats' binary values are summed exactly, the sum is divided by n,
  * and the quotient is rounded once to the nearest double (ties to even). A plain
  * left-to-right float sum can differ in the last bit, e.g. mean([0.1, 0.1, 0.1]).

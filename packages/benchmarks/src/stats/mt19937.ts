@@ -1,6 +1,6 @@
 /**
  * MT19937 seeded and read the way CPython's `random.Random(int)` does, so that the
- * EpiRec official evaluator's bootstrap resamples (SPEC §7, "EpiRec official
+ * EpiRec official evaluator's bootstrap resamples (docs/spec.md §7, "EpiRec official
  * evaluation") are reproduced draw for draw.
  *
  * - seeding: `init_by_array(key)`, where key holds the 32-bit words of |seed|,

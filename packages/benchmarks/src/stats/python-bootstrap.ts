@@ -1,6 +1,6 @@
 /**
  * The percentile bootstrap exactly as the EpiRec reference evaluator computes it in
- * Python (SPEC §7, "EpiRec official evaluation"):
+ * Python (docs/spec.md §7, "EpiRec official evaluation"):
  *
  *   means = sorted(statistics.mean(rng.choices(values, k=n)) for _ in range(samples))
  *   ci    = (means[round((samples − 1) · 0.025)], means[round((samples − 1) · 0.975)])
@@ -10,7 +10,7 @@
  * correctly rounded means — the same order statistics as sorting the rounded means,
  * since rounding is monotone.
  */
-import { pyRound } from "@persode/core";
+import { pyRound } from "@persode/util";
 import { canonicalSplitSum, exactMean, splitFixedPoint, splitSumMean } from "./exact-mean.js";
 import type { PyRandom } from "./mt19937.js";
 

@@ -1,7 +1,7 @@
 import { blasDot, blasNorm } from "./blas-dot.js";
 
 /**
- * The embedder contract (SPEC §4): text in, a dense float64 vector out.
+ * The embedder contract (docs/spec.md §4): text in, a dense float64 vector out.
  * Async so that neural models (transformers.js) fit; batch so they run efficiently.
  */
 export interface Embedder {
@@ -20,7 +20,7 @@ export interface Embedder {
 }
 
 /**
- * Cosine similarity (SPEC §4): 0 when either norm is 0, else dot / (‖a‖·‖b‖), with numpy/OpenBLAS
+ * Cosine similarity (docs/spec.md §4): 0 when either norm is 0, else dot / (‖a‖·‖b‖), with numpy/OpenBLAS
  * float semantics (see blas-dot.ts) so rankings reproduce the reference bit for bit.
  */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { writeFileAtomic } from "../atomic-write.js";
+import { writeFileAtomic } from "@persode/util";
 import type { Embedder } from "./embedder.js";
 
 /**
@@ -44,7 +44,10 @@ export function textKey(text: string): Buffer {
   return createHash("sha256").update(text, "utf8").digest();
 }
 
-/** The cache folder name of an embedder id: a readable slug plus a hash of the full id. */
+/**
+ * The cache folder name of an embedder id: a readable slug plus a hash of the full id.
+ * @internal exported for tests only: test/embedding-cache.test.ts checks the folder naming directly.
+ */
 export function cacheFolderName(embedderId: string): string {
   const slug = embedderId.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
   const h = createHash("sha256").update(embedderId, "utf8").digest("hex").slice(0, 16);

@@ -3,14 +3,18 @@ import type { Embedder } from "./embedder.js";
 
 const TOKEN_RE = /[a-z0-9']+/g;
 
-/** Tokens the hashing embedder counts: `[a-z0-9']+` over the lowercased text, repeats kept (SPEC §4). */
+/**
+ * Tokens the hashing embedder counts: `[a-z0-9']+` over the lowercased text, repeats kept (docs/spec.md §4).
+ * @internal exported for tests only: test/hashing.test.ts pins the tokenizer on its own.
+ */
 export function hashingTokens(text: string): string[] {
   return text.toLowerCase().match(TOKEN_RE) ?? [];
 }
 
 /**
  * Bucket and sign of one token: h = MD5(token) as an unsigned 128-bit big-endian integer,
- * index = h mod dim, sign = +1 iff ⌊h / 256⌋ is even (SPEC §4).
+ * index = h mod dim, sign = +1 iff ⌊h / 256⌋ is even (docs/spec.md §4).
+ * @internal exported for tests only: test/hashing.test.ts checks index and sign against a BigInt re-derivation.
  */
 export function hashToken(token: string, dim: number): { index: number; sign: 1 | -1 } {
   const digest = createHash("md5").update(token, "utf8").digest();
@@ -22,7 +26,7 @@ export function hashToken(token: string, dim: number): { index: number; sign: 1 
 }
 
 /**
- * The offline, deterministic hashing embedder (SPEC §4): signed token counts in `dim`
+ * The offline, deterministic hashing embedder (docs/spec.md §4): signed token counts in `dim`
  * buckets, L2-normalised. Exact float64, so every published hashing number is reproducible.
  */
 export class HashingEmbedder implements Embedder {

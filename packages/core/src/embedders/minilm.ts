@@ -1,15 +1,13 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { fetchWithIdleTimeout, offlineFromEnv, persodeCacheDir, requireTimerMs } from "@persode/util";
 import type { Embedder } from "./embedder.js";
 import { CachedEmbedder, EmbeddingCache } from "./embedding-cache.js";
 import type { EmbedderOptions } from "./registry.js";
-import { offlineFromEnv } from "../env-flag.js";
-import { persodeCacheDir } from "../paths.js";
-import { requireTimerMs } from "../time.js";
 
 /**
- * The semantic embedder (SPEC §4, issue 6): a sentence-transformers model (all-MiniLM-L6-v2 by
+ * The semantic embedder (docs/spec.md §4, issue 6): a sentence-transformers model (all-MiniLM-L6-v2 by
  * default) run through transformers.js / onnxruntime-node, mean-pooled over real tokens and
  * L2-normalised in float64. transformers.js is imported only when a model is actually loaded, and
  * only after the model files are known to be reachable, so offline failures are immediate.
@@ -165,53 +163,6 @@ async function fingerprintFiles(dir: string, files: readonly string[]): Promise<
     h.update("\0");
   }
   return h.digest("hex").slice(0, 16);
-}
-
-/**
- * A fetch that aborts when no response headers arrive, or the body stalls, for `timeoutMs`,
- * so an unreachable model host fails in seconds instead of hanging.
- */
-export function fetchWithTimeout(base: typeof fetch, timeoutMs: number): typeof fetch {
-  return async (input, init = {}) => {
-    const ac = new AbortController();
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    const fail = (): void => ac.abort(new Error(`no response from ${url} within ${timeoutMs} ms`));
-    let timer = setTimeout(fail, timeoutMs);
-    let res: Response;
-    try {
-      res = await base(input, { ...init, signal: ac.signal });
-    } catch (e) {
-      clearTimeout(timer);
-      throw ac.signal.aborted ? ac.signal.reason : e;
-    }
-    if (!res.body || [101, 204, 205, 304].includes(res.status)) {
-      clearTimeout(timer);
-      return res;
-    }
-    const reader = res.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        clearTimeout(timer);
-        timer = setTimeout(fail, timeoutMs);
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            clearTimeout(timer);
-            controller.close();
-          } else controller.enqueue(value);
-        } catch (e) {
-          clearTimeout(timer);
-          controller.error(ac.signal.aborted ? ac.signal.reason : e);
-        }
-      },
-      cancel(reason) {
-        clearTimeout(timer);
-        return reader.cancel(reason);
-      },
-    });
-    clearTimeout(timer);
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
 }
 
 /** Mean of the hidden states over positions with mask 1, then L2-normalised; all in float64. */
@@ -370,7 +321,7 @@ async function loadWith(
       env.cacheDir = o.modelCacheDir;
       env.allowRemoteModels = source.kind === "remote";
       if (options.remoteHost) env.remoteHost = options.remoteHost.endsWith("/") ? options.remoteHost : options.remoteHost + "/";
-      env.fetch = fetchWithTimeout(saved.fetch as typeof fetch, o.timeoutMs);
+      env.fetch = fetchWithIdleTimeout(saved.fetch as typeof fetch, o.timeoutMs);
     }
     const localOnly = source.kind !== "remote";
     const tokenizer = await t.AutoTokenizer.from_pretrained(o.model, { ...common, local_files_only: localOnly });

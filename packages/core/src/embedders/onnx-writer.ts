@@ -7,7 +7,7 @@
 /** ONNX TensorProto element types this writer supports. */
 export const OnnxType = { FLOAT: 1, INT64: 7 } as const;
 /** One of the supported ONNX element type codes. */
-export type OnnxElemType = (typeof OnnxType)[keyof typeof OnnxType];
+type OnnxElemType = (typeof OnnxType)[keyof typeof OnnxType];
 
 /** A graph node: operator type, input and output value names. */
 export interface OnnxNode {
@@ -25,7 +25,7 @@ export interface OnnxInitializer {
 }
 
 /** A graph input or output: name, element type and shape (number = fixed, string = symbolic). */
-export interface OnnxValueInfo {
+interface OnnxValueInfo {
   readonly name: string;
   readonly elemType: OnnxElemType;
   readonly shape: readonly (number | string)[];

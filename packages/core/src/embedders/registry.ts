@@ -46,13 +46,13 @@ export async function createEmbedder(name: string, options: EmbedderOptions = {}
 
 registerEmbedder({
   name: "hashing",
-  description: "offline MD5 feature hashing, 256-d, exact (SPEC §4)",
+  description: "offline MD5 feature hashing, 256-d, exact (docs/spec.md §4)",
   create: async (o = {}) => new HashingEmbedder(o.dim ?? 256),
 });
 
 registerEmbedder({
   name: "minilm",
-  description: "all-MiniLM-L6-v2 sentence embeddings via transformers.js, 384-d, mean-pooled, L2-normalised, cached (SPEC §4)",
+  description: "all-MiniLM-L6-v2 sentence embeddings via transformers.js, 384-d, mean-pooled, L2-normalised, cached (docs/spec.md §4)",
   // Imported on demand so hashing-only runs never load transformers.js or onnxruntime.
   create: async (o = {}) => (await import("./minilm.js")).createMiniLMEmbedder(o),
 });

@@ -1,5 +1,5 @@
-import { writeFileAtomic } from "../atomic-write.js";
 import { join } from "node:path";
+import { writeFileAtomic } from "@persode/util";
 import { encodeOnnxModel, OnnxType, type OnnxInitializer, type OnnxNode } from "./onnx-writer.js";
 
 /**
@@ -80,7 +80,10 @@ function json(value: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
 
-/** The tiny model's vocabulary and float32 weights (pure and deterministic in the options). */
+/**
+ * The tiny model's vocabulary and float32 weights (pure and deterministic in the options).
+ * @internal exported for tests only: the return type of tinyBertWeights.
+ */
 export interface TinyBertWeights {
   readonly hiddenSize: number;
   readonly vocab: readonly string[];
@@ -96,7 +99,10 @@ export interface TinyBertWeights {
   readonly bias: Float32Array;
 }
 
-/** Generate the tiny model's vocabulary and weights. */
+/**
+ * Generate the tiny model's vocabulary and weights.
+ * @internal exported for tests only: test/minilm.test.ts recomputes the forward pass from the weights.
+ */
 export function tinyBertWeights(options: TinyBertOptions = {}): TinyBertWeights {
   const hidden = options.hiddenSize ?? 32;
   const seed = options.seed ?? 1;

@@ -1,5 +1,5 @@
 /**
- * The LLM contract the agent and the LLM analyzer need (SPEC §6): one text-completion call,
+ * The LLM contract the agent and the LLM analyzer need (docs/spec.md §6): one text-completion call,
  * plus an optional image call on clients that can render. The offline stub keeps the whole
  * library usable — and deterministic — without any network or key.
  */
@@ -14,7 +14,7 @@ export interface GeneratedImage {
   revisedPrompt?: string;
 }
 
-/** A text LLM (SPEC §6): `complete(system, user, temperature, jsonMode)`, optional `generateImage`. */
+/** A text LLM (docs/spec.md §6): `complete(system, user, temperature, jsonMode)`, optional `generateImage`. */
 export interface Llm {
   /** Short backend name for logs and reports, e.g. "offline-stub" or "openai:gpt-4o-mini". */
   readonly name: string;
@@ -55,7 +55,7 @@ function lastLine(text: string): string {
 }
 
 /**
- * The deterministic offline stub (SPEC §6). JSON mode returns "{}" (so JSON consumers fall back
+ * The deterministic offline stub (docs/spec.md §6). JSON mode returns "{}" (so JSON consumers fall back
  * to their offline path); otherwise it echoes the last line of the user message, so the output
  * depends only on its input and a demo or test can be read and checked.
  */

@@ -1,11 +1,11 @@
 /**
- * An OpenAI-compatible HTTP client (SPEC §6): chat completions and image generation over
+ * An OpenAI-compatible HTTP client (docs/spec.md §6): chat completions and image generation over
  * `fetch`, with a Bearer key, per-request timeouts and errors that carry the HTTP status and a
  * body snippet. `createLlm` picks it when an API key is configured, else the offline stub.
  */
+import { requireTimerMs } from "@persode/util";
 import { DEFAULT_TEMPERATURE, OfflineLlm, requireString, requireTemperature } from "./llm.js";
 import type { GeneratedImage, Llm } from "./llm.js";
-import { requireTimerMs } from "../time.js";
 
 /** Default endpoint root (any OpenAI-compatible server works: vLLM, Ollama, LM Studio, …). */
 export const DEFAULT_LLM_BASE_URL = "https://api.openai.com/v1";
@@ -210,7 +210,7 @@ function fromEnv(env: Record<string, string | undefined>, ...names: string[]): s
 
 /**
  * The configured LLM: the OpenAI-compatible HTTP client when an API key is given or set in
- * PERSODE_LLM_API_KEY / OPENAI_API_KEY, otherwise the deterministic offline stub (SPEC §6).
+ * PERSODE_LLM_API_KEY / OPENAI_API_KEY, otherwise the deterministic offline stub (docs/spec.md §6).
  */
 export function createLlm(options: CreateLlmOptions = {}): Llm {
   const env = options.env ?? process.env;

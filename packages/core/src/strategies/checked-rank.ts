@@ -2,7 +2,7 @@ import type { RankingContext } from "../ranking.js";
 import type { RetrievalStrategy } from "./strategy.js";
 
 /**
- * A strategy whose ranking cannot be used (SPEC §5: a ranking is a permutation of the store):
+ * A strategy whose ranking cannot be used (docs/spec.md §5: a ranking is a permutation of the store):
  * it threw, or returned something other than every memory index exactly once. Names the strategy
  * and the query, so a plugin's author can find the fault.
  */

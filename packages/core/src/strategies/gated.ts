@@ -9,7 +9,7 @@ export interface GateOptions {
   fusedAlpha?: number;
 }
 
-/** The emotion gate (SPEC §5): α = 0.5 when the query's own E ≥ 0.6, else α = 1 (pure similarity). */
+/** The emotion gate (docs/spec.md §5): α = 0.5 when the query's own E ≥ 0.6, else α = 1 (pure similarity). */
 export function gateAlpha(queryIntensity: number, opts: GateOptions = {}): number {
   return gateFires(queryIntensity, opts) ? (opts.fusedAlpha ?? 0.5) : 1;
 }

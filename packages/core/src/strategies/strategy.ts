@@ -1,7 +1,7 @@
 import type { RankingContext } from "../ranking.js";
 
 /**
- * A retrieval strategy (SPEC §5): ranks every memory of a store for one query.
+ * A retrieval strategy (docs/spec.md §5): ranks every memory of a store for one query.
  * Adding a strategy is one small module implementing this interface plus one registry entry.
  */
 export interface RetrievalStrategy {
@@ -16,7 +16,7 @@ export interface RetrievalStrategy {
   /** Full ranking of the store, best first, as memory indices (insertion order numbering). */
   rank(ctx: RankingContext): Int32Array;
   /**
-   * For strategies that rank by the fused score (SPEC §5): the α and context mode used for this
+   * For strategies that rank by the fused score (docs/spec.md §5): the α and context mode used for this
    * query, so retrieval results can report the scores that actually ranked them. Omit otherwise.
    */
   fusion?(ctx: RankingContext): Fusion;

@@ -1,5 +1,5 @@
 /**
- * The diary (text) template (paper §4.3, SPEC §6): an offline composer that writes a short
+ * The diary (text) template (paper §4.3, docs/spec.md §6): an offline composer that writes a short
  * first-person entry from an episode analysis and the events of related memories, and the
  * instruction prompt that asks an LLM for the same entry.
  */
@@ -17,10 +17,16 @@ export interface DiaryEpisode {
   hashtags: readonly string[];
 }
 
-/** E at or above which the entry says the feeling has not faded yet (SPEC §6: E ≥ 0.7). */
+/**
+ * E at or above which the entry says the feeling has not faded yet (docs/spec.md §6: E ≥ 0.7).
+ * @internal exported for tests only: test/templates.test.ts checks the threshold against docs/spec.md §6.
+ */
 export const LINGER_THRESHOLD = 0.7;
 
-/** Opening sentence per lexicon emotion (incl. neutral; unknown emotions use neutral's). */
+/**
+ * Opening sentence per lexicon emotion (incl. neutral; unknown emotions use neutral's).
+ * @internal exported for tests only: test/templates.test.ts checks one opener per emotion.
+ */
 export const DIARY_OPENERS: Readonly<Record<string, string>> = Object.freeze({
   joyful: "What a bright day this turned out to be.",
   content: "Today moved at an easy, gentle pace.",
@@ -33,19 +39,25 @@ export const DIARY_OPENERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Closing sentence per valence (+1, 0, -1). */
-export const DIARY_CLOSERS: Readonly<Record<string, string>> = Object.freeze({
+const DIARY_CLOSERS: Readonly<Record<string, string>> = Object.freeze({
   "1": "I want to hold on to this feeling for a while.",
   "0": "I'll see where this thought takes me tomorrow.",
   "-1": "Tomorrow is a fresh page, and I'll try to be gentle with myself.",
 });
 
-/** The opener for an emotion (case-insensitive, neutral's for unknown emotions). */
+/**
+ * The opener for an emotion (case-insensitive, neutral's for unknown emotions).
+ * @internal exported for tests only: test/templates.test.ts.
+ */
 export function diaryOpener(emotion: string): string {
   const key = String(emotion).trim().toLowerCase();
   return Object.prototype.hasOwnProperty.call(DIARY_OPENERS, key) ? DIARY_OPENERS[key]! : DIARY_OPENERS.neutral!;
 }
 
-/** The closer for a valence: its sign picks the positive, neutral or negative sentence. */
+/**
+ * The closer for a valence: its sign picks the positive, neutral or negative sentence.
+ * @internal exported for tests only: test/templates.test.ts.
+ */
 export function diaryCloser(valence: number): string {
   if (typeof valence !== "number" || Number.isNaN(valence)) throw new TypeError(`diaryCloser: valence must be a number (-1, 0 or 1), got ${String(valence)}`);
   return DIARY_CLOSERS[String(Math.sign(valence) || 0)]!;
@@ -68,7 +80,7 @@ function checkRelated(relatedEvents: readonly string[], where: string): string[]
 }
 
 /**
- * The offline diary (SPEC §6): opener by emotion; a sentence about the event; a "still lingers"
+ * The offline diary (docs/spec.md §6): opener by emotion; a sentence about the event; a "still lingers"
  * sentence when E ≥ 0.7; a reminder of the first related event when there is one; a closer by
  * valence; then a blank line and the hashtags (omitted, with the blank line, when there are none).
  */

@@ -1,5 +1,5 @@
 /**
- * The visual (image) template (paper §4.3, SPEC §6): the user's descriptor string, the episode's
+ * The visual (image) template (paper §4.3, docs/spec.md §6): the user's descriptor string, the episode's
  * event and emotion, a fixed mood cue for that emotion (lighting + mood words) and composition
  * words. Also a few-shot request for an LLM that writes image prompts.
  */
@@ -12,7 +12,10 @@ export interface VisualEpisode {
   emotion: string;
 }
 
-/** One fixed mood cue per lexicon emotion (incl. neutral): lighting, palette and mood words. */
+/**
+ * One fixed mood cue per lexicon emotion (incl. neutral): lighting, palette and mood words.
+ * @internal exported for tests only: test/templates.test.ts checks one mood cue per emotion.
+ */
 export const MOOD_CUES: Readonly<Record<string, string>> = Object.freeze({
   joyful: "warm golden-hour sunlight, bright cheerful colors, uplifting mood",
   content: "soft diffused daylight, gentle pastel tones, calm and cozy mood",
@@ -24,7 +27,10 @@ export const MOOD_CUES: Readonly<Record<string, string>> = Object.freeze({
   neutral: "even natural lighting, balanced neutral tones, everyday mood",
 });
 
-/** Composition words closing every image prompt. */
+/**
+ * Composition words closing every image prompt.
+ * @internal exported for tests only: test/templates.test.ts.
+ */
 export const COMPOSITION_CUE = "character centered in a medium shot, clean composition, illustrated diary page, highly detailed";
 
 /** The mood cue for an emotion (case-insensitive); unknown emotions get the neutral cue. */
@@ -59,7 +65,7 @@ function subjectString(subject: Preferences | readonly string[] | string, where:
 }
 
 /**
- * The image prompt (SPEC §6): "{descriptors}, scene of {event}, feeling {emotion}, {mood cue},
+ * The image prompt (docs/spec.md §6): "{descriptors}, scene of {event}, feeling {emotion}, {mood cue},
  * {composition}". `subject` is Preferences, their descriptor list, or a ready descriptor string.
  */
 export function buildVisualPrompt(subject: Preferences | readonly string[] | string, episode: VisualEpisode): string {
@@ -69,7 +75,7 @@ export function buildVisualPrompt(subject: Preferences | readonly string[] | str
 }
 
 /** One worked example for the image-prompt LLM. */
-export interface ImagePromptExample {
+interface ImagePromptExample {
   descriptors: string;
   event: string;
   emotion: string;
@@ -77,7 +83,7 @@ export interface ImagePromptExample {
 }
 
 /** Built-in few-shot examples (own wording) showing the expected shape of an image prompt. */
-export const IMAGE_PROMPT_EXAMPLES: readonly ImagePromptExample[] = Object.freeze([
+const IMAGE_PROMPT_EXAMPLES: readonly ImagePromptExample[] = Object.freeze([
   {
     descriptors: "watercolor storybook art, a 34-year-old character, curly red hair, no glasses, casual fashion, cozy home background",
     event: "baked bread first time kitchen",

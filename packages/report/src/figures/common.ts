@@ -4,7 +4,7 @@ import { getNumber, hasPath, type Experiment, type ResultDoc } from "../results.
 import { baseConfig, strategyColours } from "../style.js";
 
 /** Vega-Lite schema URL recorded in every spec (informational; nothing is fetched). */
-export const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
+const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 
 /** One figure: its id (file stem), the experiment it belongs to, a caption and the Vega-Lite spec. */
 export interface FigureSpec {
@@ -79,6 +79,17 @@ export function strategyBarGrid(bars: GridBar[], o: { strategies: string[]; rows
   };
 }
 
+/**
+ * The top of a [0, 1] score axis scaled to the data: the largest value (whiskers included) rounded up
+ * to a multiple of 0.05 (0.1 above 0.5), at most 1 — LoCoMo's recalls (≈ 0.2) would be slivers on [0, 1].
+ * @internal exported for tests only: test/figures.test.ts checks the rounding.
+ */
+export function scoreAxisTop(max: number): number {
+  const step = max > 0.5 ? 0.1 : 0.05;
+  const top = Math.max(step, Math.ceil(max / step - 1e-9) * step);
+  return Math.min(1, Number(top.toFixed(2))); // 7 × 0.05 is 0.35000000000000003 in binary
+}
+
 /** Rows for grouped bars with CI whiskers. */
 export interface CiBar {
   panel: string;
@@ -92,7 +103,9 @@ export interface CiBar {
 /** Grouped bars (group on x, one bar per strategy) with 95 % CI whiskers; one panel per embedder. */
 export function groupedBarsWithCi(bars: CiBar[], o: { strategies: string[]; panels: string[]; groups: string[]; yTitle: string; width: number }): Record<string, unknown> {
   const withCi = bars.filter((b) => b.lo !== null && b.hi !== null);
-  const x = { field: "group", type: "nominal", sort: o.groups, title: null, axis: { labelAngle: 0, labelLimit: 150 } };
+  const yTop = scoreAxisTop(Math.max(...bars.map((b) => Math.max(b.value, b.hi ?? 0))));
+  // Multi-word groups ("reflective explicit") break into lines instead of being cut off.
+  const x = { field: "group", type: "nominal", sort: o.groups, title: null, axis: { labelAngle: 0, labelLimit: 150, labelExpr: "split(datum.label, ' ')" } };
   const xOffset = { field: "strategy", type: "nominal", sort: o.strategies, scale: { paddingInner: 0.08 } };
   return {
     data: { values: bars },
@@ -107,7 +120,7 @@ export function groupedBarsWithCi(bars: CiBar[], o: { strategies: string[]; pane
           encoding: {
             x,
             xOffset,
-            y: { field: "value", type: "quantitative", scale: { domain: [0, 1] }, axis: { title: o.yTitle, format: ".1f" } },
+            y: { field: "value", type: "quantitative", scale: { domain: [0, yTop], nice: false }, axis: { title: o.yTitle, format: ".2~f" } },
             color: strategyColour(o.strategies),
           },
         },

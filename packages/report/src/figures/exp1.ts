@@ -1,10 +1,11 @@
-/** Exp. 1 figure: the forgetting curve and the consolidation curves, six-day window shaded (SPEC §7 Exp. 1). */
+/** Exp. 1 figure: the forgetting curve and the consolidation curves, six-day window shaded (docs/spec.md §7 Exp. 1). */
 import { fixed } from "../format.js";
 import { getArray, getNumber, getNumberArray, getString, type ResultDoc } from "../results.js";
-import { OKABE_ITO } from "../style.js";
+import { SERIES_COLOURS } from "../style.js";
 import { topLevel, type FigureSpec } from "./common.js";
 
-const PROFILE_COLOURS = [OKABE_ITO.vermillion, OKABE_ITO.orange, OKABE_ITO.skyBlue, OKABE_ITO.blue, OKABE_ITO.reddishPurple];
+/** Profiles are ordered from most to least emotional: darkest to lightest of one hue. */
+const PROFILE_COLOURS = SERIES_COLOURS.profiles;
 const PROFILE_DASHES = [[1, 0], [7, 3], [2, 2], [9, 3, 2, 3], [4, 4]];
 
 /** Build the Exp. 1 figure spec. */
@@ -47,7 +48,7 @@ export function exp1Figures(doc: ResultDoc): FigureSpec[] {
       ...windowLayer(1),
       {
         data: { values: ages.map((a, k) => ({ age: a, d: decay[k] })) },
-        mark: { type: "line", color: OKABE_ITO.blue, strokeWidth: 2.5 },
+        mark: { type: "line", color: SERIES_COLOURS.ink, strokeWidth: 2.5 },
         encoding: {
           x: { field: "age", type: "quantitative", scale: xScale, axis: { title: "elapsed time Δt (days)" } },
           y: { field: "d", type: "quantitative", scale: { domain: [0, 1] }, axis: { title: "retention d(Δt)" } },
@@ -55,7 +56,7 @@ export function exp1Figures(doc: ResultDoc): FigureSpec[] {
       },
       {
         data: { values: points },
-        mark: { type: "point", filled: true, size: 70, color: OKABE_ITO.blue, stroke: "#ffffff", strokeWidth: 1.5, opacity: 1 },
+        mark: { type: "point", filled: true, size: 70, color: SERIES_COLOURS.ink, stroke: "#ffffff", strokeWidth: 1.5, opacity: 1 },
         encoding: { x: { field: "t", type: "quantitative" }, y: { field: "d", type: "quantitative" } },
       },
       {

@@ -1,11 +1,11 @@
-/** Exp. 2 figure: the Eq. 1 weight-ablation dot plot (SPEC §7 Exp. 2). */
+/** Exp. 2 figure: the Eq. 1 weight-ablation dot plot (docs/spec.md §7 Exp. 2). */
 import { fixed } from "../format.js";
 import { getArray, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
-import { OKABE_ITO } from "../style.js";
+import { SERIES_COLOURS } from "../style.js";
 import { emotionHeavyLabel } from "../sections/exp2.js";
 import { topLevel, type FigureSpec } from "./common.js";
 
-const WEIGHTING_COLOURS = [OKABE_ITO.blue, OKABE_ITO.vermillion, OKABE_ITO.bluishGreen, OKABE_ITO.reddishPurple, OKABE_ITO.orange, OKABE_ITO.skyBlue];
+const WEIGHTING_COLOURS = [SERIES_COLOURS.indigo, SERIES_COLOURS.wine, SERIES_COLOURS.olive, SERIES_COLOURS.sand, SERIES_COLOURS.ink];
 const WEIGHTING_SHAPES = ["circle", "diamond", "square", "triangle-up", "triangle-down", "cross"];
 
 /** Build the Exp. 2 figure spec. */

@@ -1,7 +1,7 @@
-/** Exp. 3 figures: strategy bars for both probe conditions, recall by category with intrusion, and the α sweep (SPEC §7 Exp. 3). */
+/** Exp. 3 figures: strategy bars for both probe conditions, recall by category with intrusion, and the α sweep (docs/spec.md §7 Exp. 3). */
 import { fixed, shortest } from "../format.js";
 import { getArray, getNumber, type ResultDoc } from "../results.js";
-import { OKABE_ITO } from "../style.js";
+import { SERIES_COLOURS } from "../style.js";
 import { exp3Strategies, longTermBump } from "../sections/exp3.js";
 import { strategyBarGrid, topLevel, type FigureSpec, type GridBar } from "./common.js";
 
@@ -55,9 +55,9 @@ export function exp3Figures(doc: ResultDoc): FigureSpec[] {
 
   const n = getArray(doc, ["alpha_curve"]).length;
   const sweepMetrics = [
-    { key: "target_recall", label: "target recall@3 (all probes)", colour: OKABE_ITO.blue, shape: "circle" },
-    { key: "long_term_recall", label: "recall@3 (long-term emotional)", colour: OKABE_ITO.vermillion, shape: "triangle-up" },
-    { key: "target_mrr", label: "target MRR (all probes)", colour: OKABE_ITO.bluishGreen, shape: "square" },
+    { key: "target_recall", label: "target recall@3 (all probes)", colour: SERIES_COLOURS.indigo, shape: "circle" },
+    { key: "long_term_recall", label: "recall@3 (long-term emotional)", colour: SERIES_COLOURS.wine, shape: "triangle-up" },
+    { key: "target_mrr", label: "target MRR (all probes)", colour: SERIES_COLOURS.olive, shape: "square" },
   ];
   const sweep: Array<{ alpha: number; metric: string; value: number }> = [];
   for (let i = 0; i < n; i++) {

@@ -1,7 +1,7 @@
-/** Exp. 4 figure: the personalization check — which profile descriptors reach each image prompt (SPEC §7 Exp. 4). */
+/** Exp. 4 figure: the personalization check — which profile descriptors reach each image prompt (docs/spec.md §7 Exp. 4). */
 import { fixed } from "../format.js";
 import { getArray, getBoolean, getNumber, getString, type ResultDoc } from "../results.js";
-import { OKABE_ITO } from "../style.js";
+import { SERIES_COLOURS } from "../style.js";
 import { topLevel, type FigureSpec } from "./common.js";
 
 /** Build the Exp. 4 figure spec. */
@@ -51,7 +51,7 @@ export function exp4Figures(doc: ResultDoc): FigureSpec[] {
                 encoding: {
                   x,
                   y,
-                  color: { field: "status", type: "nominal", scale: { domain: ["in the image prompt", "missing"], range: [OKABE_ITO.bluishGreen, OKABE_ITO.vermillion] }, legend: { title: null } },
+                  color: { field: "status", type: "nominal", scale: { domain: ["in the image prompt", "missing"], range: [SERIES_COLOURS.indigo, SERIES_COLOURS.wine] }, legend: { title: null } },
                 },
               },
               { mark: { type: "text", color: "#ffffff", fontSize: 13, fontWeight: "bold" }, encoding: { x, y, text: { field: "mark" } } },

@@ -1,4 +1,4 @@
-/** Exp. 5 figures: LoCoMo strategy comparison with bootstrap CIs and the paired differences, one panel per embedder (SPEC §7 Exp. 5). */
+/** Exp. 5 figures: LoCoMo strategy comparison with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp. 5). */
 import { fixed } from "../format.js";
 import { getKeys, getNumber, type ResultDoc } from "../results.js";
 import { embedderName, orderStrategies } from "../style.js";

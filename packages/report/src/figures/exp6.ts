@@ -1,4 +1,4 @@
-/** Exp. 6 figures: EpiRec recall@3 by probe type with bootstrap CIs and the paired differences, one panel per embedder (SPEC §7 Exp. 6). */
+/** Exp. 6 figures: EpiRec recall@3 by probe type with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp. 6). */
 import { fixed } from "../format.js";
 import { getKeys, getNumber, type ResultDoc } from "../results.js";
 import { embedderName, orderStrategies } from "../style.js";

@@ -17,7 +17,7 @@ export const SIMILARITY = "similarity-only";
 export const GATED = "gated (Persode)";
 
 /** Largest drift allowed for values from a model-inference embedder (float inference may flip a few rankings). */
-export const SEMANTIC_TOLERANCE = 0.002;
+const SEMANTIC_TOLERANCE = 0.002;
 
 /** Manifest tolerance of a value computed with embedder `emb`: 0 when exactly reproducible. */
 export function toleranceOf(emb: string): number {

@@ -1,4 +1,4 @@
-/** Exp. 1 section: forgetting curve and consolidation headline numbers (SPEC §7 Exp. 1). */
+/** Exp. 1 section: forgetting curve and consolidation headline numbers (docs/spec.md §7 Exp. 1). */
 import type { Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import type { ResultDoc } from "../results.js";

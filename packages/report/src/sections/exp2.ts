@@ -1,4 +1,4 @@
-/** Exp. 2 section: how Eq. 1's weights move the focus memory (SPEC §7 Exp. 2). */
+/** Exp. 2 section: how Eq. 1's weights move the focus memory (docs/spec.md §7 Exp. 2). */
 import type { Cell, Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getArray, getKeys, getNumber, getString, type ResultDoc } from "../results.js";

@@ -1,7 +1,7 @@
-/** Exp. 3 section: salience-aware retrieval on the scenario, gains and costs (SPEC §7 Exp. 3). */
+/** Exp. 3 section: salience-aware retrieval on the scenario, gains and costs (docs/spec.md §7 Exp. 3). */
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
-import { getArray, getBoolean, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
+import { getArray, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
 import { orderStrategies, strategySlug } from "../style.js";
 import { FUSED, GATED, SIMILARITY, requireStrategies } from "./common.js";
 

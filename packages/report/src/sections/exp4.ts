@@ -1,4 +1,4 @@
-/** Exp. 4 section: the dual-template personalization check and the generated journals (SPEC §7 Exp. 4). */
+/** Exp. 4 section: the dual-template personalization check and the generated journals (docs/spec.md §7 Exp. 4). */
 import type { Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getArray, getString, type ResultDoc } from "../results.js";

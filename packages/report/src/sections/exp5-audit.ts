@@ -1,4 +1,4 @@
-/** Exp. 5 on audited evidence: LoCoMo evidence recall on the original and the audited gold, and their paired difference (SPEC §7 Exp. 5). */
+/** Exp. 5 on audited evidence: LoCoMo evidence recall on the original and the audited gold, and their paired difference (docs/spec.md §7 Exp. 5). */
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getArray, getBoolean, getKeys, getString, type ResultDoc } from "../results.js";

@@ -1,4 +1,4 @@
-/** Exp. 5 section: LoCoMo evidence retrieval with bootstrap CIs, the ungated cost and the gate's provenance (SPEC §7 Exp. 5). */
+/** Exp. 5 section: LoCoMo evidence retrieval with bootstrap CIs, the ungated cost and the gate's provenance (docs/spec.md §7 Exp. 5). */
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
 import { getKeys, getString, hasPath, type ResultDoc } from "../results.js";
@@ -13,7 +13,7 @@ export const EXP5_METRICS: ReadonlyArray<{ key: string; label: string; short: st
   { key: "mrr", label: "MRR", short: "MRR" },
 ];
 
-/** Readable names of the LoCoMo exclusion counters (SPEC §7 Exp. 5). */
+/** Readable names of the LoCoMo exclusion counters (docs/spec.md §7 Exp. 5). */
 const EXCLUSION_LABELS: Readonly<Record<string, string>> = {
   adversarial_cat5: "adversarial questions (category 5)",
   no_evidence: "without evidence",
@@ -65,7 +65,7 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     const paired = ["runs", emb, "strategies", FUSED, "paired_vs_similarity", "evidence_recall@5"];
     if (hasPath(doc, paired)) {
       const pid = `${id(FUSED, "paired")}.evidence_recall@5`;
-      gapParts.push(" (", ...pairedDifference(rec, doc, paired, `${id(FUSED, "paired")}.evidence_recall@5`, 4, tol), ")");
+      gapParts.push(" (", ...pairedDifference(rec, doc, paired, pid, 4, tol), ")");
     }
     gapChecks.push({ left: fused.ref, op: "<", right: sim.ref });
     const gate = rec.num(doc, ["runs", emb, "gate", "fused_fraction"], `exp5.${emb}.gate.fused_fraction`, 4);

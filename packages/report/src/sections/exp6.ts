@@ -1,4 +1,4 @@
-/** Exp. 6 section: EpiRec retrieval by probe type with bootstrap CIs and the every-stratum cost (SPEC §7 Exp. 6). */
+/** Exp. 6 section: EpiRec retrieval by probe type with bootstrap CIs and the every-stratum cost (docs/spec.md §7 Exp. 6). */
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getKeys, hasPath, type ResultDoc } from "../results.js";
@@ -56,7 +56,7 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     const paired = ["runs", emb, "strategies", FUSED, "paired_vs_similarity", "overall.r3"];
     if (hasPath(doc, paired)) {
       const pid = `${id(FUSED, "paired")}.overall.r3`;
-      costParts.push(", ", ...pairedDifference(rec, doc, paired, `${id(FUSED, "paired")}.overall.r3`, 3, tol));
+      costParts.push(", ", ...pairedDifference(rec, doc, paired, pid, 3, tol));
     }
     costParts.push(")");
     const gate = rec.num(doc, ["runs", emb, "gate", "reflective_fused_fraction"], `exp6.${emb}.gate.reflective_fused_fraction`, 4);

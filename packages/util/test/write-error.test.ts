@@ -1,6 +1,6 @@
 // explainWriteError: each refused write becomes a message naming the path and the fix. EACCES,
 // EROFS and ENOSPC cannot be provoked reliably (tests may run as root), so they are fed in as the
-// errors node:fs raises; ENOTDIR/EISDIR are provoked for real in persistence.test.ts.
+// errors node:fs raises; ENOTDIR/EISDIR are provoked for real in core's persistence.test.ts.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

@@ -1,0 +1,41 @@
+// Exactness of the statistics behind the EpiRec official report. Expected values are
+// external vectors produced by CPython 3 (`random`, `statistics.mean`), pasted as literals.
+import { describe, expect, it } from "vitest";
+import { PyRandom, percentileRanks, pythonPercentileCI } from "../src/index.js";
+import { splitFixedPoint } from "../src/stats/exact-mean.js";
+
+describe("pythonPercentileCI (the reference's bootstrap)", () => {
+  it("uses Python-rounded ranks", () => {
+    expect(percentileRanks(2000)).toEqual([50, 1949]);
+    expect(percentileRanks(200)).toEqual([5, 194]);
+    expect(percentileRanks(100)).toEqual([2, 97]);
+    expect(() => percentileRanks(0)).toThrow(/positive integer/);
+  });
+
+  it("matches sorted(mean(rng.choices(v, k=n))) on the fast fixed-point path", () => {
+    // v=[1/(1+(i%14)) for i in range(37)]; rng=random.Random(7); 200 resamples
+    const v = Array.from({ length: 37 }, (_, i) => 1 / (1 + (i % 14)));
+    expect(pythonPercentileCI(new PyRandom(7), v, 200)).toEqual([0.1822923322923323, 0.33336483336483336]);
+  });
+
+  it("matches on the BigInt fallback path (exponent spread too wide for the grid)", () => {
+    // v2=[1e300,1e-300,1.0,-3.5,2.0**-1000]; rng=random.Random(11); 100 resamples
+    const v = [1e300, 1e-300, 1.0, -3.5, 2 ** -1000];
+    expect(splitFixedPoint(v, v.length)).toBeNull();
+    expect(pythonPercentileCI(new PyRandom(11), v, 100)).toEqual([-1.9, 6e299]);
+  });
+
+  it("matches for arbitrary decimals", () => {
+    // v3=[0.1,0.2,0.3,0.7,1e-9,123.456]; rng=random.Random(5); 50 resamples
+    const v = [0.1, 0.2, 0.3, 0.7, 1e-9, 123.456];
+    expect(pythonPercentileCI(new PyRandom(5), v, 50)).toEqual([0.15000000033333333, 61.928000000000004]);
+  });
+
+  it("advances the generator by samples · n draws", () => {
+    const a = new PyRandom(3);
+    pythonPercentileCI(a, [1, 0, 1], 10);
+    const b = new PyRandom(3);
+    for (let i = 0; i < 30; i++) b.random();
+    expect(a.random()).toBe(b.random());
+  });
+});

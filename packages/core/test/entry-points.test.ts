@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+
+// The three entry points of package.json "exports" (docs/spec.md §4 for MiniLM), read from the built dist/
+// through the package's own name, exactly as a user of the library resolves them.
+describe("entry points", () => {
+  it("the root is the memory model: no MiniLM loader, no cache, no test-model generator", async () => {
+    const root = await import("@persode/core");
+    for (const name of ["MemoryStore", "PersodeAgent", "HashingEmbedder", "createEmbedder", "gated", "DAY_MS"]) {
+      expect(root, name).toHaveProperty(name);
+    }
+    for (const name of ["MiniLMEmbedder", "EmbeddingCache", "writeTinyBertModel", "blasDot", "pyRound", "writeFileAtomic"]) {
+      expect(root, name).not.toHaveProperty(name);
+    }
+  });
+
+  it("@persode/core/minilm holds the semantic embedder and its cache", async () => {
+    const minilm = await import("@persode/core/minilm");
+    expect(typeof minilm.loadMiniLM).toBe("function");
+    expect(typeof minilm.EmbeddingCache).toBe("function");
+    expect(minilm.MINILM_DEFAULT_MODEL).toBe("Xenova/all-MiniLM-L6-v2");
+  });
+
+  it("@persode/core/testing holds the tiny-model generator", async () => {
+    const testing = await import("@persode/core/testing");
+    expect(typeof testing.writeTinyBertModel).toBe("function");
+    expect(testing).not.toHaveProperty("MemoryStore");
+  });
+});
