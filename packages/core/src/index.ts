@@ -35,6 +35,16 @@ export { salienceOnly } from "./strategies/salience.js";
 export { fused, fusedStrategy } from "./strategies/fused.js";
 export { gated, gateAlpha, gateFires, type GateOptions } from "./strategies/gated.js";
 export { registerStrategy, unregisterStrategy, strategies, getStrategy, BUILTIN_STRATEGIES } from "./strategies/registry.js";
+export { Bm25Index, bm25Tokens, BM25_DEFAULTS, type Bm25Params } from "./lexical/bm25-index.js";
+export { bm25, bm25Strategy, bm25IndexOf, bm25Scores, bm25Order } from "./strategies/bm25.js";
+export { rrf, rrfStrategy, RRF_K } from "./strategies/rrf.js";
+export { combSum, combSumScores } from "./strategies/combsum.js";
+export { generativeAgents, generativeAgentsStrategy, generativeAgentsScores, type GenerativeAgentsOptions } from "./strategies/generative-agents.js";
+export { memoryBank, memoryBankRetention } from "./strategies/memorybank.js";
+export { mmr, mmrStrategy, mmrOrder, type MmrOptions } from "./strategies/mmr.js";
+export { gatedHybrid } from "./strategies/gated-hybrid.js";
+export { minMax, ranksOf } from "./strategies/score-utils.js";
+export { EXTENDED_STRATEGIES, extendedStrategies, registerExtendedStrategy, unregisterExtendedStrategy } from "./strategies/extended.js";
 export {
   DEFAULT_ART_STYLE,
   CONVERSATION_STYLES,
