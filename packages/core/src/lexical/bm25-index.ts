@@ -22,6 +22,7 @@ export interface Bm25Params {
 export const BM25_DEFAULTS: Readonly<Bm25Params> = Object.freeze({ k1: 1.2, b: 0.75 });
 
 const TOKEN_RE = /[\p{L}\p{N}]+/gu;
+const ASCII_RE = /^[\x00-\x7f]*$/;
 
 /**
  * The BM25 tokenizer: Unicode NFKC, lower case, then maximal runs of letters and digits
@@ -29,7 +30,8 @@ const TOKEN_RE = /[\p{L}\p{N}]+/gu;
  * "Caroline: I'm 25!" → ["caroline", "i", "m", "25"].
  */
 export function bm25Tokens(text: string): string[] {
-  return text.normalize("NFKC").toLowerCase().match(TOKEN_RE) ?? [];
+  // NFKC leaves ASCII unchanged; skipping it there makes indexing a large store noticeably faster.
+  return (ASCII_RE.test(text) ? text : text.normalize("NFKC")).toLowerCase().match(TOKEN_RE) ?? [];
 }
 
 /** An inverted index over texts with the per-posting BM25 term-frequency factor precomputed. */
