@@ -17,6 +17,9 @@ export const EXTENDED_BASELINE = "similarity-only";
 /** Family-wise error rate of the Holm-adjusted decisions. */
 export const EXTENDED_ALPHA = 0.05;
 
+/** The Persode gate on the hybrid and the hybrid it gates: compared head to head as well. */
+export const GATE_ON_HYBRID = { gated: "gated hybrid (Persode gate)", hybrid: "combsum (bm25 + cosine)" } as const;
+
 /** Decimals of the p-values in the extended files. */
 const P_DIGITS = 6;
 
@@ -31,7 +34,9 @@ export interface ExtendedSystem {
  * each metric (rounded to `digits`), `ci95`, and `vs_similarity` per metric with `diff`, `ci95` (paired
  * bootstrap), `wins`/`ties`/`losses`, `p_randomization`, `p_holm`, `p_t` and `significant` (p_holm < α).
  * `label` names the bootstrap stream (pass the paper-format file's label so shared strategies get the
- * same CIs) and, with "/randomization" appended, the sign-flip stream.
+ * same CIs) and, with "/randomization" appended, the sign-flip stream. The gated hybrid also gets
+ * `vs_hybrid`: the same tests against the CombSUM hybrid it gates (stream "/randomization/gate"; a
+ * family of one, so p_holm = p_randomization), answering whether the gate helps a strong baseline.
  */
 export function extendedStrategies(systems: readonly ExtendedSystem[], spec: BootstrapSpec, label: string, digits: number): Record<string, unknown> {
   const scores = systems.map((s) => ({ key: s.strategy.key, values: s.values }));
@@ -39,6 +44,16 @@ export function extendedStrategies(systems: readonly ExtendedSystem[], spec: Boo
   const tests = compareWithBaseline(scores, EXTENDED_BASELINE, { seed: spec.seed, label: `${label}/randomization`, samples: DEFAULT_PERMUTATIONS, alpha: EXTENDED_ALPHA });
   const r = (x: number) => pyRound(x, digits);
   const p = (x: number) => pyRound(x, P_DIGITS);
+  const gated = systems.find((s) => s.strategy.key === GATE_ON_HYBRID.gated);
+  const hybrid = systems.find((s) => s.strategy.key === GATE_ON_HYBRID.hybrid);
+  const gateTests =
+    gated && hybrid
+      ? compareWithBaseline(
+          [hybrid, gated].map((s) => ({ key: s.strategy.key, values: s.values })),
+          GATE_ON_HYBRID.hybrid,
+          { seed: spec.seed, label: `${label}/randomization/gate`, samples: DEFAULT_PERMUTATIONS, alpha: EXTENDED_ALPHA },
+        ).get(GATE_ON_HYBRID.gated)
+      : undefined;
   const out: Record<string, unknown> = {};
   for (const s of systems) {
     const key = s.strategy.key;
@@ -64,6 +79,13 @@ export function extendedStrategies(systems: readonly ExtendedSystem[], spec: Boo
       }
       entry.vs_similarity = vs;
     }
+    if (gateTests && key === GATE_ON_HYBRID.gated) {
+      const vh: Record<string, unknown> = {};
+      for (const [m, x] of Object.entries(gateTests)) {
+        vh[m] = { diff: r(x.diff), wins: x.wins, ties: x.ties, losses: x.losses, p_randomization: p(x.pRandomization), p_t: p(x.pT), significant: x.significant };
+      }
+      entry.vs_hybrid = vh;
+    }
     out[key] = entry;
   }
   return out;
@@ -81,6 +103,7 @@ export function significanceBlock(seed: number, unit: string): Record<string, un
     p_value: "(1 + #{b: |T_b| >= |T_obs|}) / (B + 1)",
     tie_tolerance: `|T_b| counts as >= |T_obs| within ${TIE_TOLERANCE} x sum |d_i|`,
     correction: "Holm-Bonferroni over all strategies compared with the baseline, separately for each metric",
+    gate_on_hybrid: `vs_hybrid: ${GATE_ON_HYBRID.gated} against ${GATE_ON_HYBRID.hybrid}, same tests, stream "<seed>/<label>/randomization/gate", a family of one`,
     alpha: EXTENDED_ALPHA,
     t_test: "paired two-sided t-test, df = n - 1 (p_t, unadjusted)",
     wins_ties_losses: `per ${unit}: strategy above / equal to / below the baseline`,

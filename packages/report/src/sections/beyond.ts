@@ -112,11 +112,31 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
       const sim = values.get(SIMILARITY)!;
       const sep = di === 0 && ei === 0 ? " " : "; ";
       if (values.has(BM25)) headline.push(sep, `${metric.dataset} ${metric.label} (${embedderName(emb)}): BM25 `, values.get(BM25)!, " against similarity-only ", sim);
-      if (values.has(GATED_HYBRID) && values.has(COMBSUM)) gate.push(sep, `${metric.dataset} ${metric.label} (${embedderName(emb)}): gated hybrid `, values.get(GATED_HYBRID)!, " against CombSUM alone ", values.get(COMBSUM)!);
+      if (values.has(GATED_HYBRID) && values.has(COMBSUM)) {
+        gate.push(sep, `${metric.dataset} ${metric.label} (${embedderName(emb)}): gated hybrid `, values.get(GATED_HYBRID)!, " against CombSUM alone ", values.get(COMBSUM)!);
+        const vh = [...run, GATED_HYBRID, "vs_hybrid", metric.key];
+        if (hasPath(doc, vh)) {
+          const hid = `${id(GATED_HYBRID, "vs_hybrid")}.${metric.key}`;
+          const wtl = (k: string) => rec.num(doc, [...vh, k], `${hid}.${k}`, 0, countTol);
+          gate.push(
+            " (paired difference ",
+            rec.num(doc, [...vh, "diff"], `${hid}.diff`, metric.digits, tol),
+            ", W/T/L ",
+            wtl("wins"),
+            "/",
+            wtl("ties"),
+            "/",
+            wtl("losses"),
+            ", randomization p ",
+            ...pCell(rec, doc, [...vh, "p_randomization"], `${hid}.p_randomization`, pTol),
+            ")",
+          );
+        }
+      }
     });
   });
   if (headline.length > 1) blocks.push({ kind: "paragraph", parts: [...headline, "."] });
-  if (gate.length > 1) blocks.push({ kind: "paragraph", parts: [...gate, "."] });
+  if (gate.length > 1) blocks.push({ kind: "paragraph", parts: [...gate, ". The gate changes a ranking only for queries whose own analyzer E reaches 0.6."] });
   const notes: Section["notes"] = docs.map((d) => ({ label: `Extended results file (${d.experiment})`, text: d.file }));
   return { experiment: "beyond", title: "Beyond the paper — strong baselines and published memory models", blocks, notes };
 }
