@@ -54,37 +54,57 @@ export class Bm25Index {
     this.params = Object.freeze({ k1, b });
     const n = texts.length;
     this.size = n;
-    // Per text: term id → tf, in first-occurrence order.
-    const perDoc: Map<number, number>[] = [];
+    // Per text: its distinct term ids (first-occurrence order) and their term frequencies.
+    const docIds: Int32Array[] = [];
+    const docTfs: Int32Array[] = [];
     const lengths = new Float64Array(n);
+    const df: number[] = [];
+    let count = new Int32Array(1024);
     let total = 0;
     for (let d = 0; d < n; d++) {
-      const tf = new Map<number, number>();
       const toks = bm25Tokens(texts[d]!);
+      const touched: number[] = [];
       for (const tok of toks) {
         let id = this.terms.get(tok);
         if (id === undefined) {
           id = this.terms.size;
           this.terms.set(tok, id);
+          df.push(0);
+          if (id >= count.length) {
+            const grown = new Int32Array(count.length * 2);
+            grown.set(count);
+            count = grown;
+          }
         }
-        tf.set(id, (tf.get(id) ?? 0) + 1);
+        if (count[id]!++ === 0) touched.push(id);
       }
-      perDoc.push(tf);
+      const ids = Int32Array.from(touched);
+      const tfs = new Int32Array(ids.length);
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k]!;
+        tfs[k] = count[id]!;
+        count[id] = 0;
+        df[id]!++;
+      }
+      docIds.push(ids);
+      docTfs.push(tfs);
       lengths[d] = toks.length;
       total += toks.length;
     }
     this.avgdl = n > 0 ? total / n : 0;
-    const df = new Int32Array(this.terms.size);
-    for (const tf of perDoc) for (const id of tf.keys()) df[id]!++;
-    this.docs = Array.from(df, (c) => new Int32Array(c));
-    this.weights = Array.from(df, (c) => new Float64Array(c));
-    this.idfs = new Float64Array(this.terms.size);
+    this.docs = df.map((c) => new Int32Array(c));
+    this.weights = df.map((c) => new Float64Array(c));
+    this.idfs = new Float64Array(df.length);
     for (let t = 0; t < df.length; t++) this.idfs[t] = Math.log(1 + (n - df[t]! + 0.5) / (df[t]! + 0.5));
-    const fill = new Int32Array(this.terms.size);
+    const fill = new Int32Array(df.length);
     for (let d = 0; d < n; d++) {
       // avgdl is 0 only when every text is empty, and then no postings exist.
       const norm = k1 * (1 - b + (b * lengths[d]!) / (this.avgdl || 1));
-      for (const [id, tf] of perDoc[d]!) {
+      const ids = docIds[d]!;
+      const tfs = docTfs[d]!;
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k]!;
+        const tf = tfs[k]!;
         const p = fill[id]!++;
         this.docs[id]![p] = d;
         this.weights[id]![p] = (tf * (k1 + 1)) / (tf + norm);
