@@ -7,7 +7,7 @@ import { RankingsWriter } from "./rankings-writer.js";
 import { Progress } from "./progress.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
-import { extendedStrategies as extendedResults } from "./extended-results.js";
+import { extendedStrategyResults } from "./extended-results.js";
 
 /** The probe type that asks for facts; every other type counts as reflective. */
 export const FACTUAL = "factual";
@@ -150,7 +150,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
     outputs.push({ strategy: s, jsonl, official });
   });
 
-  const extended = extendedResults(
+  const extended = extendedStrategyResults(
     strats.map((s, si) => {
       const m = perStrategy[si]!;
       return { strategy: s, values: { "recall@3": m.r3, "recall@1": m.r1, mrr: m.mrr } };

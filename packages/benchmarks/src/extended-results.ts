@@ -38,7 +38,7 @@ export interface ExtendedSystem {
  * `vs_hybrid`: the same tests against the CombSUM hybrid it gates (stream "/randomization/gate"; a
  * family of one, so p_holm = p_randomization), answering whether the gate helps a strong baseline.
  */
-export function extendedStrategies(systems: readonly ExtendedSystem[], spec: BootstrapSpec, label: string, digits: number): Record<string, unknown> {
+export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec: BootstrapSpec, label: string, digits: number): Record<string, unknown> {
   const scores = systems.map((s) => ({ key: s.strategy.key, values: s.values }));
   const uncertainty = strategyUncertainty(scores, spec, label, digits, EXTENDED_BASELINE);
   const tests = compareWithBaseline(scores, EXTENDED_BASELINE, { seed: spec.seed, label: `${label}/randomization`, samples: DEFAULT_PERMUTATIONS, alpha: EXTENDED_ALPHA });

@@ -2,7 +2,7 @@ import { DAY_MS, LexiconAnalyzer, MemoryStore, extendedStrategies, gateFires, py
 import type { LocomoConversation, LocomoDataset } from "@persode/datasets";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
-import { extendedStrategies as extendedResults } from "../extended-results.js";
+import { extendedStrategyResults } from "../extended-results.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { Progress } from "../progress.js";
@@ -185,7 +185,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     },
     rankings: paper.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes() })),
     extended: {
-      strategies: extendedResults(
+      strategies: extendedStrategyResults(
         strats.map((s, si) => {
           const { "hit@10": _h10, ...m } = metricArrays(scores[si]!);
           return { strategy: s, values: m };
