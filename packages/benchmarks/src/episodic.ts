@@ -1,4 +1,4 @@
-import { LexiconAnalyzer, MemoryStore, gateFires, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, MemoryStore, extendedStrategies, gateFires, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
 import type { EpisodicCorpus } from "@persode/datasets";
 import { Progress, pyRound } from "@persode/util";
 import { embedDistinct } from "./embed.js";
@@ -7,6 +7,7 @@ import { mean, rankOf } from "./metrics.js";
 import { RankingsWriter } from "./rankings-writer.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
+import { extendedStrategyResults } from "./extended-results.js";
 
 /** The probe type that asks for facts; every other type counts as reflective. */
 export const FACTUAL = "factual";
@@ -20,6 +21,8 @@ export interface EpisodicRun {
   run: Record<string, unknown>;
   /** Per strategy: the rankings JSONL text and the official evaluator's report text. */
   outputs: { strategy: RetrievalStrategy; jsonl: Uint8Array; official: string }[];
+  /** `runs.<embedder>` of the extended results file: every strategy of the extended set, overall. */
+  extended: Record<string, unknown>;
   probes: number;
   rankedMemories: number;
 }
@@ -31,19 +34,21 @@ export interface EpisodicRun {
  * its own episode. Metrics per probe type (rounded 3), reflective recall@3 by intensity band, the
  * gate's firing fraction on reflective probes, bootstrap CIs, full rankings and official reports.
  * `label` names the progress bar only: the bootstrap streams depend on the seed, embedder and group,
- * so any corpus with EpiRec's content gets exactly Exp. 6's numbers.
+ * so any corpus with EpiRec's content gets exactly Exp. 6's numbers. The extended strategies rank
+ * the same stores for the same probes; `run` and `outputs` keep only the paper's strategies.
  */
 export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, spec: BootstrapSpec, label: string): Promise<EpisodicRun> {
   const analyzer = new LexiconAnalyzer();
   const texts: string[] = [];
   for (const p of corpus.personas) for (const e of p.episodes) texts.push(e.text, ...e.probes.map((q) => q.query));
   const vectors = await embedDistinct(embedder, texts, label);
-  const strats = strategies();
+  const paper = strategies();
+  const strats = extendedStrategies(); // the paper's strategies first, in the same order
   const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ persona: p.id, episode: e, probe: q }))));
   const n = probes.length;
   const rank = strats.map(() => new Int32Array(n)); // 1-based target rank per probe
-  const writers = strats.map(() => new RankingsWriter());
-  const ranked: string[][][] = strats.map(() => []);
+  const writers = paper.map(() => new RankingsWriter());
+  const ranked: string[][][] = paper.map(() => []);
   const fires = new Uint8Array(n);
   let rankedMemories = 0;
   const progress = new Progress(`${label} (${embedder.name}): ranking`, { total: n });
@@ -74,9 +79,10 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
             if (s.queryIndependent) staticOrders.set(s, order);
           }
           rank[si]![pi] = rankOf(order, targetIndex);
+          rankedMemories += order.length;
+          if (si >= paper.length) return; // rankings files and official reports: the paper's strategies only
           ranked[si]!.push(Array.from(order, (i) => ids[i]!));
           writers[si]!.line(`{"persona_id": ${JSON.stringify(persona.id)}, "probe_id": ${JSON.stringify(q.id)}, "ranked_episode_ids": `, order, idBytes);
-          rankedMemories += order.length;
         });
         pi++;
         progress.tick();
@@ -113,8 +119,8 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const ci95 = strats.map(() => ({}) as Record<string, [number, number]>);
   const paired = strats.map(() => ({}) as Record<string, { diff: number; ci95: [number, number] }>);
   for (const [g, idx] of groups) {
-    const u = strategyUncertainty(strats.map((s, si) => ({ key: s.key, values: groupArrays(perStrategy[si]!, idx) })), spec, `episodic/${embedder.name}/${g}`, 3);
-    strats.forEach((s, si) => {
+    const u = strategyUncertainty(paper.map((s, si) => ({ key: s.key, values: groupArrays(perStrategy[si]!, idx) })), spec, `episodic/${embedder.name}/${g}`, 3);
+    paper.forEach((s, si) => {
       const su = u.get(s.key)!;
       for (const [k, v] of Object.entries(su.ci95)) ci95[si]![`${g}.${k}`] = v;
       for (const [k, v] of Object.entries(su.paired ?? {})) paired[si]![`${g}.${k}`] = v;
@@ -122,7 +128,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   }
   const results: Record<string, unknown> = {};
   const outputs: EpisodicRun["outputs"] = [];
-  strats.forEach((s, si) => {
+  paper.forEach((s, si) => {
     const m = perStrategy[si]!;
     const entry: Record<string, unknown> = {};
     for (const [g, idx] of groups) entry[g] = summarize(m, idx);
@@ -144,7 +150,23 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
     outputs.push({ strategy: s, jsonl, official });
   });
 
+  const extended = extendedStrategyResults(
+    strats.map((s, si) => {
+      const m = perStrategy[si]!;
+      return { strategy: s, values: { "recall@3": m.r3, "recall@1": m.r1, mrr: m.mrr } };
+    }),
+    spec,
+    `episodic/${embedder.name}/overall`,
+    3,
+  );
+  strats.forEach((s, si) => {
+    const byType: Record<string, number> = {};
+    for (const [g, idx] of groups) if (g !== "overall") byType[g] = r3(mean(idx.map((i) => perStrategy[si]!.r3[i]!)));
+    (extended[s.key] as Record<string, unknown>)["recall@3_by_type"] = byType;
+  });
+
   return {
+    extended: { strategies: extended },
     run: {
       gate: { rule: "fusion iff analyzer E >= 0.6 on the query", reflective_fused_fraction: pyRound(mean(reflective.map((i) => fires[i]!)), 4) },
       strategies: results,

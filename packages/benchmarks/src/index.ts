@@ -20,6 +20,11 @@ export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";
 export { exactMean, ratioToDouble } from "./stats/exact-mean.js";
 export { pythonPercentileCI, percentileRanks } from "./stats/python-bootstrap.js";
 export { resampleTable, percentileInterval, pairedInterval, type BootstrapSpec } from "./stats/bootstrap.js";
+export { DEFAULT_PERMUTATIONS, TIE_TOLERANCE, drawSignFlips, randomizationTest, type SignFlips, type RandomizationResult } from "./stats/randomization.js";
+export { pairedTTest, type PairedTTest } from "./stats/t-test.js";
+export { holm } from "./stats/holm.js";
+export { compareWithBaseline, pairedTest, type PairedTestSpec, type PairedTest, type AdjustedPairedTest, type SystemScores } from "./stats/paired-comparison.js";
+export { extendedStrategyResults, significanceBlock, EXTENDED_BASELINE, EXTENDED_ALPHA, GATE_ON_HYBRID, type ExtendedSystem } from "./extended-results.js";
 export { indexCorpus, ageBucket, type EvaluatedCorpus, type AgeBucket } from "./epirec/corpus-index.js";
 export { RankingsError, parseRankingsJsonl, validateRankings } from "./epirec/rankings.js";
 export {

@@ -11,8 +11,9 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createEmbedder, embedderNames, type EmbedderOptions } from "@persode/core";
-import { loadEpiRec, loadLocomo } from "@persode/datasets";
+import { Bm25Index, createEmbedder, descendingOrder, embedderNames, type EmbedderOptions } from "@persode/core";
+import { loadEpiRec, loadLocomo, type LocomoDataset } from "@persode/datasets";
+import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
 import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
@@ -46,6 +47,44 @@ export interface PerfResult {
   inProcess: Record<string, PerfRun[]>;
   /** Per experiment id, wall seconds of each whole `node dist/cli.js <exp>` process. */
   wholeProcess: Record<string, number[]>;
+  /** BM25 alone over Exp. 5's stores and questions, per run: index build and full rankings. */
+  bm25: Bm25Timing[];
+}
+
+/** One timing of BM25 over every LoCoMo store and included question. */
+export interface Bm25Timing {
+  questions: number;
+  memories: number;
+  indexSeconds: number;
+  rankSeconds: number;
+  /** CPU seconds (user + system) of the whole measurement: what it costs on an idle machine. */
+  cpuSeconds: number;
+}
+
+/**
+ * What BM25 adds to Exp. 5: build one index per conversation (as the strategy does, once per store)
+ * and rank every store memory for every included question (scores + full stable order).
+ */
+export function timeBm25(data: LocomoDataset): Bm25Timing {
+  const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
+  const perConv = data.conversations.map((c, i) => ({ texts: c.sessions.flatMap((s) => s.turns.map(turnText)), questions: selectQuestions(c, i, excluded).map((q) => q.question) }));
+  const cpu0 = process.cpuUsage();
+  let indexSeconds = 0;
+  let rankSeconds = 0;
+  let questions = 0;
+  let memories = 0;
+  for (const { texts, questions: qs } of perConv) {
+    const t0 = performance.now();
+    const index = new Bm25Index(texts);
+    const t1 = performance.now();
+    for (const q of qs) descendingOrder(index.scores(q));
+    rankSeconds += (performance.now() - t1) / 1000;
+    indexSeconds += (t1 - t0) / 1000;
+    questions += qs.length;
+    memories += texts.length;
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return { questions, memories, indexSeconds, rankSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
 /** Median of a non-empty list (mean of the two middle values for an even count). */
@@ -85,8 +124,9 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const [locomo, locomoSeconds] = await timed(() => loadLocomo());
   const [epirec, epirecSeconds] = await timed(() => loadEpiRec());
   const tmp = await mkdtemp(join(tmpdir(), "persode-perf-"));
-  const result: PerfResult = { embedder: opts.embedder, repeat: opts.repeat, loadSeconds: { locomo: locomoSeconds, epirec: epirecSeconds }, inProcess: {}, wholeProcess: {} };
+  const result: PerfResult = { embedder: opts.embedder, repeat: opts.repeat, loadSeconds: { locomo: locomoSeconds, epirec: epirecSeconds }, inProcess: {}, wholeProcess: {}, bm25: [] };
   try {
+    for (let i = 1; i <= opts.repeat; i++) result.bm25.push(timeBm25(locomo));
     for (const id of PERF_EXPERIMENTS) {
       const exp = findExperiment(id)!;
       const runs: PerfRun[] = [];
@@ -164,6 +204,27 @@ export function formatPerf(r: PerfResult): string {
     rows.push(row("median", median(runs.map((x) => x.seconds)), runs[0]!.counters));
   }
   out.push(...table(["exp", "run", "seconds", "queries/s", "rankings/s", "ranked memories/s"], rows));
+  if (r.bm25.length > 0) {
+    const b = r.bm25[0]!;
+    const total = (t: Bm25Timing) => t.indexSeconds + t.rankSeconds;
+    out.push(
+      "",
+      `BM25 over all LoCoMo questions (what the bm25 strategy adds to Exp. 5; the hybrids reuse its scores): ${b.questions} questions, ${b.memories} memories in ${r.bm25.length === 1 ? "1 run" : `${r.bm25.length} runs`}`,
+      ...table(
+        ["run", "index (s)", "rank (s)", "total (s)", "CPU (s)"],
+        [
+          ...r.bm25.map((t, i) => [String(i + 1), t.indexSeconds.toFixed(3), t.rankSeconds.toFixed(3), total(t).toFixed(3), t.cpuSeconds.toFixed(3)]),
+          [
+            "median",
+            median(r.bm25.map((t) => t.indexSeconds)).toFixed(3),
+            median(r.bm25.map((t) => t.rankSeconds)).toFixed(3),
+            median(r.bm25.map(total)).toFixed(3),
+            median(r.bm25.map((t) => t.cpuSeconds)).toFixed(3),
+          ],
+        ],
+      ),
+    );
+  }
   out.push("", "Whole process: node packages/benchmarks/dist/cli.js <exp> --out <tmp> (start-up, data load, compute, writing):");
   const prow = Object.entries(r.wholeProcess).map(([id, walls]) => [id, ...walls.map((w) => w.toFixed(2)), median(walls).toFixed(2)]);
   out.push(...table(["exp", ...Array.from({ length: r.repeat }, (_, i) => `run ${i + 1} (s)`), "median (s)"], prow));

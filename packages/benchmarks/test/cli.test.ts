@@ -22,6 +22,7 @@ import {
   type CliRun,
 } from "./bench-helpers.js";
 import { pyRound } from "@persode/util";
+import { EXTENDED_STRATEGIES, extendedStrategies } from "@persode/core";
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
 
@@ -190,12 +191,13 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     run = bench(["exp5", "--out", out]);
   });
 
-  it("exits 0 and writes the results file, the audited-gold file, five rankings files and timings.json", () => {
+  it("exits 0 and writes the results file, the audited-gold file, the extended results file, five rankings files and timings.json", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(listFiles(out)).toEqual([
       "exp5_locomo.json",
       "exp5_locomo_audited.json",
+      "exp5_locomo_extended.json",
       ...SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
       "timings.json",
     ]);
@@ -299,7 +301,44 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     for (const k of STRATEGY_KEYS) expect(run.stdout).toContain(`${k} [hashing, audited gold]`);
     for (const k of STRATEGY_KEYS) expect(run.stdout).toContain(`${k} [hashing]`);
     const t = json(join(out, "timings.json"));
-    expect(t["exp5/hashing"]).toMatchObject({ questions: 1535, rankings: 1535 * 5 });
+    expect(t["exp5/hashing"]).toMatchObject({ questions: 1535, rankings: 1535 * extendedStrategies().length });
+    for (const s of EXTENDED_STRATEGIES) expect(run.stdout).toContain(`${s.key} [hashing, extended]`);
+  });
+
+  it("writes the extended set beside the paper format: same values for the paper's strategies, paired tests for all", () => {
+    const paper = (json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>).hashing!.strategies;
+    const ext = json(join(out, "exp5_locomo_extended.json"));
+    expect(Object.keys(ext)).toEqual(["benchmark", "protocol", "bootstrap", "significance", "runs", "meta"]);
+    expect(ext.significance).toMatchObject({ baseline: "similarity-only", samples: 10000, seed: 20260713, alpha: 0.05 });
+    const strategies = (ext.runs as Record<string, { embedder: unknown; strategies: Record<string, Record<string, unknown>> }>).hashing!;
+    expect(strategies.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
+    expect(Object.keys(strategies.strategies)).toEqual(extendedStrategies().map((s) => s.key));
+    const metrics = ["evidence_recall@5", "evidence_recall@10", "hit@5", "mrr"];
+    for (const [key, s] of Object.entries(strategies.strategies)) {
+      if (key in paper) {
+        for (const m of metrics) {
+          expect(s[m], `${key} ${m}`).toBe(paper[key]![m]);
+          expect((s.ci95 as Record<string, unknown>)[m], `${key} ${m} CI`).toEqual((paper[key]!.ci95 as Record<string, unknown>)[m]);
+        }
+      }
+      if (key === "similarity-only") {
+        expect(s.vs_similarity).toBeUndefined();
+        continue;
+      }
+      const vs = s.vs_similarity as Record<string, { diff: number; wins: number; ties: number; losses: number; p_randomization: number; p_holm: number; p_t: number; significant: boolean }>;
+      expect(Object.keys(vs)).toEqual(metrics);
+      for (const m of metrics) {
+        const t = vs[m]!;
+        expect(t.wins + t.ties + t.losses).toBe(1535);
+        expect(t.p_randomization).toBeGreaterThanOrEqual(1 / 10001 - 1e-6);
+        expect(t.p_holm).toBeGreaterThanOrEqual(t.p_randomization);
+        expect(t.significant).toBe(t.p_holm < 0.05);
+      }
+    }
+    // Measured: textbook BM25 beats similarity-only on LoCoMo evidence recall@5 (hashing), significantly.
+    const bm25 = strategies.strategies.bm25! as Record<string, unknown>;
+    expect(bm25["evidence_recall@5"] as number).toBeGreaterThan(paper["similarity-only"]!["evidence_recall@5"] as number);
+    expect((bm25.vs_similarity as Record<string, { significant: boolean }>)["evidence_recall@5"]!.significant).toBe(true);
   });
 });
 
@@ -317,6 +356,7 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
     expect(run.code).toBe(0);
     expect(listFiles(out)).toEqual([
       "exp6_epirec.json",
+      "exp6_epirec_extended.json",
       ...SLUGS.flatMap((s) => [`exp6_epirec_rankings/hashing_${s}.jsonl`, `exp6_epirec_rankings/hashing_${s}.official.json`]).sort(),
       "timings.json",
     ]);

@@ -92,10 +92,18 @@ describe("pnpm bench corpus on EpiRec v1.0 converted to CSV equals Exp. 6", () =
     const slugs = exp6.outputs.map((o) => o.strategy.slug).sort();
     expect(slugs).toEqual(["fused_persode", "gated_persode", "recency-only", "salience-only", "similarity-only"]);
     expect(listTree(out)).toEqual(
-      [`corpus_${NAME}.json`, `corpus_${NAME}_rankings`, ...slugs.flatMap((s) => [`corpus_${NAME}_rankings/hashing_${s}.jsonl`, `corpus_${NAME}_rankings/hashing_${s}.official.json`])].sort(),
+      [`corpus_${NAME}.json`, `corpus_${NAME}_extended.json`, `corpus_${NAME}_rankings`, ...slugs.flatMap((s) => [`corpus_${NAME}_rankings/hashing_${s}.jsonl`, `corpus_${NAME}_rankings/hashing_${s}.official.json`])].sort(),
     );
     expect(results.warnings).toEqual([]);
     expect(results.benchmark).toMatchObject({ name: NAME, probes: 504, personas: 12, episodes: 168, reference_now: epirec.referenceNow, data_sha256: csvSha });
+  });
+
+  it("writes the extended results with exactly Exp. 6's extended numbers", () => {
+    const ext = JSON.parse(readFileSync(join(out, `corpus_${NAME}_extended.json`), "utf8")) as { runs: { hashing: { strategies: Record<string, unknown> } } };
+    const strategies = ext.runs.hashing.strategies;
+    expect(Object.keys(strategies).length).toBeGreaterThan(5);
+    expect(strategies).toEqual(JSON.parse(JSON.stringify(exp6.extended.strategies)));
+    expect(run.stdout).toContain("beyond the paper (extended set");
   });
 
   it("every strategy's rankings JSONL is byte-identical to Exp. 6's (computed) and to the published rankings", () => {

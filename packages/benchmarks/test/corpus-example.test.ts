@@ -77,7 +77,7 @@ describe("pnpm bench corpus on the example journal corpus", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('corpus "episodes": 3 personas, 17 episodes, 45 probes');
     expect(listTree(out)).toEqual(
-      ["corpus_episodes.json", "corpus_episodes_rankings", ...Object.values(SLUGS).flatMap((s) => [`corpus_episodes_rankings/hashing_${s}.jsonl`, `corpus_episodes_rankings/hashing_${s}.official.json`])].sort(),
+      ["corpus_episodes.json", "corpus_episodes_extended.json", "corpus_episodes_rankings", ...Object.values(SLUGS).flatMap((s) => [`corpus_episodes_rankings/hashing_${s}.jsonl`, `corpus_episodes_rankings/hashing_${s}.official.json`])].sort(),
     );
     expect(results.warnings).toEqual([]);
   });

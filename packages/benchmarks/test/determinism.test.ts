@@ -84,8 +84,10 @@ describe("two runs of exp3, exp5 and exp6 (needs the pinned datasets)", () => {
       "exp3_retrieval.json",
       "exp5_locomo.json",
       "exp5_locomo_audited.json",
+      "exp5_locomo_extended.json",
       ...SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
       "exp6_epirec.json",
+      "exp6_epirec_extended.json",
       ...SLUGS.flatMap((s) => [`exp6_epirec_rankings/hashing_${s}.jsonl`, `exp6_epirec_rankings/hashing_${s}.official.json`]).sort(),
     ]);
     expect(listFiles(a)).toContain("timings.json");

@@ -74,6 +74,26 @@ export { gated, gateAlpha, gateFires, type GateOptions } from "./strategies/gate
 export { rankChecked, permutationProblem, StrategyRankingError } from "./strategies/checked-rank.js";
 /** The strategy registry: the five built-ins, plugins, lookup by key. */
 export { registerStrategy, unregisterStrategy, strategies, getStrategy, BUILTIN_STRATEGIES } from "./strategies/registry.js";
+/** The BM25 inverted index over a store's texts, its tokenizer and the textbook parameters (k1 1.2, b 0.75). */
+export { Bm25Index, bm25Tokens, BM25_DEFAULTS, type Bm25Params } from "./lexical/bm25-index.js";
+/** Okapi BM25 as a retrieval strategy (Robertson & Zaragoza 2009). */
+export { bm25, bm25Strategy, bm25IndexOf, bm25Scores, bm25Order } from "./strategies/bm25.js";
+/** Reciprocal-rank fusion of BM25 and cosine (k = 60; Cormack et al. 2009). */
+export { rrf, rrfStrategy, RRF_K } from "./strategies/rrf.js";
+/** CombSUM of min-max-normalised BM25 and cosine (Fox & Shaw 1994). */
+export { combSum, combSumScores } from "./strategies/combsum.js";
+/** Generative Agents retrieval: recency, importance (analyzer E) and relevance, min-max normalised (Park et al. 2023). */
+export { generativeAgents, generativeAgentsStrategy, generativeAgentsScores, type GenerativeAgentsOptions } from "./strategies/generative-agents.js";
+/** MemoryBank retention-weighted similarity, e^(−t/S) with S = 1 + recalls (Zhong et al. 2023). */
+export { memoryBank, memoryBankRetention } from "./strategies/memorybank.js";
+/** Maximal marginal relevance over cosine (λ = 0.5; Carbonell & Goldstein 1998). */
+export { mmr, mmrStrategy, mmrOrder, type MmrOptions } from "./strategies/mmr.js";
+/** The Persode gate on the CombSUM hybrid: salience joins only when the query is emotional (E ≥ 0.6). */
+export { gatedHybrid } from "./strategies/gated-hybrid.js";
+/** Min-max normalisation and 1-based ranks, as the fusion strategies use them. */
+export { minMax, ranksOf } from "./strategies/score-utils.js";
+/** The extended set beyond the paper's five (baselines and published memory models) and its registry. */
+export { EXTENDED_STRATEGIES, extendedStrategies, registerExtendedStrategy, unregisterExtendedStrategy } from "./strategies/extended.js";
 
 // Onboarding and templates (§6)
 /** User preferences from onboarding or a profile, the style prompt and the visual descriptors they imply. */

@@ -20,6 +20,8 @@ export interface StoreColumns {
   readonly createdAtMs: Float64Array;
   /** last_recalled if set, else created_at: where the decay clock starts. */
   readonly decayFromMs: Float64Array;
+  /** The memories' texts, for lexical strategies such as BM25 (absent in hand-built column views). */
+  readonly texts?: readonly string[];
 }
 
 /** The query side of a ranking: its text, embedding and (lazily) analyzer intensity. */

@@ -159,6 +159,7 @@ export class MemoryStore {
       recallCount,
       createdAtMs: this.created.subarray(0, n),
       decayFromMs,
+      texts: this.mems.map((m) => m.text),
     };
   }
 

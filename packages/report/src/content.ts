@@ -3,7 +3,7 @@
  * references, rendered both to README Markdown and to the HTML report, so the two always say the
  * same thing and every stated number traces to results/manifest.json.
  */
-import type { Experiment } from "./results.js";
+import type { SectionId } from "./results.js";
 import type { Ref } from "./manifest.js";
 
 /** A run of text: literal text, a stated value (by manifest id), inline code or a bold lead-in. */
@@ -43,7 +43,7 @@ export type Block =
 
 /** One experiment's part of the report. */
 export interface Section {
-  experiment: Experiment;
+  experiment: SectionId;
   /** Heading text, e.g. "Exp. 5 — LoCoMo evidence retrieval". */
   title: string;
   blocks: Block[];

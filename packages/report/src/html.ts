@@ -70,7 +70,7 @@ function notesHtml(notes: Section["notes"]): string {
 function provenanceHtml(set: ResultSet, m: Manifest): string {
   const rows: string[] = [];
   for (const file of m.sources) {
-    const doc = Object.values(set.docs).find((d) => d!.file === file);
+    const doc = [...Object.values(set.docs), ...Object.values(set.extended)].find((d) => d!.file === file);
     if (!doc) continue;
     const meta = hasPath(doc, ["meta"]) ? getKeys(doc, ["meta"]).map((k) => `${k}: ${JSON.stringify(getValue(doc, ["meta", k]))}`).join("; ") : "no meta block";
     rows.push(`<tr><th scope="row"><a href="${escapeHtml(file)}">${escapeHtml(file)}</a></th><td>${escapeHtml(meta)}</td></tr>`);

@@ -4,7 +4,7 @@
  */
 import type { Section } from "./content.js";
 import { ManifestRecorder, type Manifest } from "./manifest.js";
-import { EXPERIMENTS, RESULT_FILES, type Experiment, type ResultDoc, type ResultSet } from "./results.js";
+import { EXPERIMENTS, EXTENDED_FILES, RESULT_FILES, type Experiment, type ResultDoc, type ResultSet } from "./results.js";
 import { exp1Section } from "./sections/exp1.js";
 import { exp2Section } from "./sections/exp2.js";
 import { exp3Section } from "./sections/exp3.js";
@@ -12,6 +12,7 @@ import { exp4Section } from "./sections/exp4.js";
 import { exp5Section } from "./sections/exp5.js";
 import { exp5AuditSection } from "./sections/exp5-audit.js";
 import { exp6Section } from "./sections/exp6.js";
+import { beyondSection } from "./sections/beyond.js";
 
 /** Sections in experiment order and the manifest of their stated values. */
 export interface ReportModel {
@@ -37,7 +38,10 @@ export function buildReportModel(set: ResultSet): ReportModel {
     const doc = set.docs[e];
     if (doc) sections.push(BUILDERS[e](doc, rec));
   }
-  return { sections, manifest: rec.manifest(EXPERIMENTS.map((e) => RESULT_FILES[e])) };
+  const extended = EXPERIMENTS.flatMap((e) => (set.extended[e] ? [set.extended[e]!] : []));
+  if (extended.length > 0) sections.push(beyondSection(extended, rec));
+  const order = [...EXPERIMENTS.map((e) => RESULT_FILES[e]), ...EXPERIMENTS.flatMap((e) => (EXTENDED_FILES[e] ? [EXTENDED_FILES[e]!] : []))];
+  return { sections, manifest: rec.manifest(order) };
 }
 
 /** The regression manifest for the results in `set` (every number and fact the README states). */

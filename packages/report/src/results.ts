@@ -10,6 +10,8 @@ import { formatPath, resolvePath, type PathSegment } from "./json-path.js";
 export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp5-audit", "exp6"] as const;
 /** One experiment key. */
 export type Experiment = (typeof EXPERIMENTS)[number];
+/** A report section: one per experiment, plus "beyond" for the extended results. */
+export type SectionId = Experiment | "beyond";
 
 /** The results file each experiment writes (docs/spec.md §7). */
 export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
@@ -20,6 +22,15 @@ export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
   exp5: "exp5_locomo.json",
   "exp5-audit": "exp5_locomo_audited.json",
   exp6: "exp6_epirec.json",
+};
+
+/**
+ * The extended ("beyond the paper") results file each experiment may write beside its paper-format
+ * file: every strategy of the extended set with paired tests against similarity-only.
+ */
+export const EXTENDED_FILES: Readonly<Partial<Record<Experiment, string>>> = {
+  exp5: "exp5_locomo_extended.json",
+  exp6: "exp6_epirec_extended.json",
 };
 
 /** One parsed results file plus where it came from. */
@@ -34,25 +45,35 @@ export interface ResultDoc {
 export interface ResultSet {
   dir: string;
   docs: Partial<Record<Experiment, ResultDoc>>;
+  /** The extended results files present, by the experiment that wrote them. */
+  extended: Partial<Record<Experiment, ResultDoc>>;
 }
 
 /** Read every known results file that exists in `dir`; a file that is not valid JSON is an error. */
 export function readResults(dir: string): ResultSet {
   if (!existsSync(dir)) throw new Error(`results directory ${dir} does not exist — run \`pnpm bench all\` first, or pass --results DIR`);
   const docs: Partial<Record<Experiment, ResultDoc>> = {};
+  const extended: Partial<Record<Experiment, ResultDoc>> = {};
   for (const experiment of EXPERIMENTS) {
-    const file = RESULT_FILES[experiment];
-    const full = join(dir, file);
-    if (!existsSync(full)) continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(readFileSync(full, "utf8"));
-    } catch (err) {
-      throw new Error(`${full} is not valid JSON (${(err as Error).message}) — rerun \`pnpm bench ${benchTarget(experiment)}\``);
-    }
-    docs[experiment] = { experiment, file, data };
+    const paper = readDoc(dir, experiment, RESULT_FILES[experiment]);
+    if (paper) docs[experiment] = paper;
+    const extFile = EXTENDED_FILES[experiment];
+    const ext = extFile ? readDoc(dir, experiment, extFile) : undefined;
+    if (ext) extended[experiment] = ext;
   }
-  return { dir, docs };
+  return { dir, docs, extended };
+}
+
+function readDoc(dir: string, experiment: Experiment, file: string): ResultDoc | undefined {
+  const full = join(dir, file);
+  if (!existsSync(full)) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(full, "utf8"));
+  } catch (err) {
+    throw new Error(`${full} is not valid JSON (${(err as Error).message}) — rerun \`pnpm bench ${benchTarget(experiment)}\``);
+  }
+  return { experiment, file, data };
 }
 
 /** The experiments present in a result set, in presentation order. */

@@ -1,8 +1,9 @@
-import { LexiconAnalyzer, MemoryStore, gateFires, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, MemoryStore, extendedStrategies, gateFires, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
 import { LOCOMO_CATEGORY_NAMES, type LocomoConversation, type LocomoDataset } from "@persode/datasets";
 import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
+import { extendedStrategyResults } from "../extended-results.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { RankingsWriter } from "../rankings-writer.js";
@@ -71,6 +72,8 @@ export interface Exp5Run {
   run: Record<string, unknown>;
   /** Per strategy, the rankings JSONL file as bytes. */
   rankings: { strategy: RetrievalStrategy; jsonl: Uint8Array }[];
+  /** `runs.<embedder>` of the extended results file: every strategy of the extended set. */
+  extended: Record<string, unknown>;
   questions: number;
   rankedMemories: number;
 }
@@ -78,7 +81,8 @@ export interface Exp5Run {
 /**
  * Exp. 5 — LoCoMo (Maharana et al., ACL 2024): one store per conversation, one memory per turn,
  * every strategy ranks the whole store for every included question; evidence recall@5/@10,
- * hit@5/@10 and MRR, by category and by conversation, with bootstrap CIs.
+ * hit@5/@10 and MRR, by category and by conversation, with bootstrap CIs. The extended strategies
+ * rank the same stores for the same questions; the paper-format run keeps only the paper's strategies.
  */
 export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: BootstrapSpec, hooks: Exp5Hooks = {}): Promise<Exp5Run> {
   const analyzer = new LexiconAnalyzer();
@@ -87,7 +91,8 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
   const texts = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
   const extra = hooks.extraQuestions ?? [];
   const vectors = await embedDistinct(embedder, [...texts, ...questions.map((q) => q.question), ...extra.map((q) => q.question)], "exp5");
-  const strats = strategies();
+  const paper = strategies();
+  const strats = extendedStrategies(); // the paper's strategies first, in the same order
   const n = questions.length;
   const scores: StrategyScores[] = strats.map(() => ({
     r5: new Float64Array(n),
@@ -96,7 +101,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     h10: new Float64Array(n),
     mrr: new Float64Array(n),
   }));
-  const writers = strats.map(() => new RankingsWriter());
+  const writers = paper.map(() => new RankingsWriter());
   const fires = new Uint8Array(n);
   let rankedMemories = 0;
   const progress = new Progress(`exp5 (${embedder.name}): ranking`, { total: n });
@@ -145,7 +150,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
         sc.h5[qi] = m.hit[0]!;
         sc.h10[qi] = m.hit[1]!;
         sc.mrr[qi] = m.rr;
-        writers[si]!.line(prefix, order, idBytes);
+        writers[si]?.line(prefix, order, idBytes);
         rankedMemories += order.length;
         hooks.onRanking?.(q, s, order, diaIds);
       });
@@ -161,9 +166,9 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
 
   const r4 = (x: number) => pyRound(x, 4);
   const metricArrays = (sc: StrategyScores) => ({ "evidence_recall@5": sc.r5, "evidence_recall@10": sc.r10, "hit@5": sc.h5, "hit@10": sc.h10, mrr: sc.mrr });
-  const uncertainty = strategyUncertainty(strats.map((s, si) => ({ key: s.key, values: metricArrays(scores[si]!) })), spec, `exp5/${embedder.name}`, 4);
+  const uncertainty = strategyUncertainty(paper.map((s, si) => ({ key: s.key, values: metricArrays(scores[si]!) })), spec, `exp5/${embedder.name}`, 4);
   const out: Record<string, unknown> = {};
-  strats.forEach((s, si) => {
+  paper.forEach((s, si) => {
     const sc = scores[si]!;
     const byCategory: Record<string, { recall: number; n: number }> = {};
     for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES)) {
@@ -193,7 +198,18 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       gate: { rule: "fusion iff analyzer E >= 0.6 on the query", fused_fraction: r4(mean(fires)) },
       strategies: out,
     },
-    rankings: strats.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes() })),
+    rankings: paper.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes() })),
+    extended: {
+      strategies: extendedStrategyResults(
+        strats.map((s, si) => {
+          const { "hit@10": _h10, ...m } = metricArrays(scores[si]!);
+          return { strategy: s, values: m };
+        }),
+        spec,
+        `exp5/${embedder.name}`,
+        4,
+      ),
+    },
     questions: n,
     rankedMemories,
   };

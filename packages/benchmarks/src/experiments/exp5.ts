@@ -4,6 +4,7 @@ import { describeEmbedder, formatJson, meta, mergeRuns, mergeablePrevious, readP
 import type { Experiment } from "./experiment.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
+import { EXTENDED_NOTE, significanceBlock } from "../extended-results.js";
 
 export const exp5: Experiment = {
   id: "exp5",
@@ -69,6 +70,22 @@ export const exp5: Experiment = {
     );
     const strategies = r.run.strategies as Record<string, Record<string, number>>;
     const auditedStrategies = audited.strategies as Record<string, { audited_minus_original: Record<string, { original: number; audited: number; diff: number }> }>;
+    const extFile = "exp5_locomo_extended.json";
+    const extPath = join(ctx.out, extFile);
+    const extRuns = await runsAfter(extPath, data.sha256, ctx, ctx.embedderName, embedder, r.extended);
+    await writeAtomic(
+      extPath,
+      formatJson({
+        benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
+        protocol: { note: EXTENDED_NOTE, paper_format_file: file, paper_protocol: EXP5_PROTOCOL },
+        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+        significance: significanceBlock(ctx.seed, "question"),
+        runs: extRuns,
+        meta: meta(ctx.seed, Object.keys(extRuns), ctx.target, data.sha256),
+      }),
+    );
+    files.push(extFile);
+    const extended = r.extended.strategies as Record<string, Record<string, number>>;
     return {
       files,
       summary: [
@@ -77,8 +94,11 @@ export const exp5: Experiment = {
           const d = v.audited_minus_original["evidence_recall@5"]!;
           return [`${k} [${ctx.embedderName}, audited gold]`, `recall@5 ${d.audited} against ${d.original} on the original gold (same questions; difference ${d.diff})`];
         }),
+        ...Object.entries(extended)
+          .filter(([k]) => !(k in strategies))
+          .map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}, extended]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
       ],
-      counters: { questions: r.questions, rankings: r.questions * r.rankings.length, ranked_memories: r.rankedMemories },
+      counters: { questions: r.questions, rankings: r.questions * Object.keys(extended).length, ranked_memories: r.rankedMemories },
     };
   },
 };

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
+import { EXTENDED_NOTE, significanceBlock } from "../extended-results.js";
 import { formatJson, meta, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 
@@ -36,11 +37,32 @@ export const exp6: Experiment = {
         meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256),
       }),
     );
+    const extFile = "exp6_epirec_extended.json";
+    const extPath = join(ctx.out, extFile);
+    const extRuns = await runsAfter(extPath, corpus.sha256, ctx, ctx.embedderName, embedder, r.extended);
+    await writeAtomic(
+      extPath,
+      formatJson({
+        benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
+        protocol: { note: EXTENDED_NOTE, paper_format_file: file, ...EPISODIC_PROTOCOL },
+        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
+        significance: significanceBlock(ctx.seed, "probe"),
+        runs: extRuns,
+        meta: meta(ctx.seed, Object.keys(extRuns), ctx.target, corpus.sha256),
+      }),
+    );
+    files.push(extFile);
     const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
+    const extended = r.extended.strategies as Record<string, Record<string, number>>;
     return {
       files,
-      summary: Object.entries(strategies).map(([k, v]) => [`${k} [${ctx.embedderName}]`, `recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`]),
-      counters: { probes: r.probes, rankings: r.probes * r.outputs.length, ranked_memories: r.rankedMemories },
+      summary: [
+        ...Object.entries(strategies).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`]),
+        ...Object.entries(extended)
+          .filter(([k]) => !(k in strategies))
+          .map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}, extended]`, `recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}`]),
+      ],
+      counters: { probes: r.probes, rankings: r.probes * Object.keys(extended).length, ranked_memories: r.rankedMemories },
     };
   },
 };

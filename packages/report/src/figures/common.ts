@@ -1,6 +1,6 @@
 /** Shared pieces of the figure specs: the figure record, the strategy colour encoding and the chart shapes reused across experiments. */
 import type { PathSegment } from "../json-path.js";
-import { getNumber, hasPath, type Experiment, type ResultDoc } from "../results.js";
+import { getNumber, hasPath, type ResultDoc, type SectionId } from "../results.js";
 import { baseConfig, strategyColours } from "../style.js";
 
 /** Vega-Lite schema URL recorded in every spec (informational; nothing is fetched). */
@@ -9,7 +9,7 @@ const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 /** One figure: its id (file stem), the experiment it belongs to, a caption and the Vega-Lite spec. */
 export interface FigureSpec {
   id: string;
-  experiment: Experiment;
+  experiment: SectionId;
   caption: string;
   spec: Record<string, unknown>;
 }

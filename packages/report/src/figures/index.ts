@@ -8,6 +8,7 @@ import { exp4Figures } from "./exp4.js";
 import { exp5Figures } from "./exp5.js";
 import { exp5AuditFigures } from "./exp5-audit.js";
 import { exp6Figures } from "./exp6.js";
+import { beyondFigures } from "./beyond.js";
 
 const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc) => FigureSpec[]>> = {
   exp1: exp1Figures,
@@ -21,5 +22,6 @@ const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc) => FigureSpec[]>> =
 
 /** Build the figure specs of every experiment present in `set`. */
 export function buildFigureSpecs(set: ResultSet): FigureSpec[] {
-  return EXPERIMENTS.flatMap((e) => (set.docs[e] ? BUILDERS[e](set.docs[e]!) : []));
+  const extended = EXPERIMENTS.flatMap((e) => (set.extended[e] ? [set.extended[e]!] : []));
+  return [...EXPERIMENTS.flatMap((e) => (set.docs[e] ? BUILDERS[e](set.docs[e]!) : [])), ...(extended.length > 0 ? beyondFigures(extended) : [])];
 }

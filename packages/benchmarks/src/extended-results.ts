@@ -1,0 +1,117 @@
+/**
+ * The extended results ("beyond the paper"): every strategy of the extended set with its mean, 95 %
+ * bootstrap CI, and its paired comparison with similarity-only — bootstrap CI of the difference,
+ * wins/ties/losses, the randomization test's raw and Holm-adjusted p-values and the paired t-test's p.
+ * Pure: experiments pass per-item metric arrays in and write the returned objects.
+ */
+import type { RetrievalStrategy } from "@persode/core";
+import { pyRound } from "@persode/util";
+import { mean } from "./metrics.js";
+import type { BootstrapSpec } from "./stats/bootstrap.js";
+import { compareWithBaseline } from "./stats/paired-comparison.js";
+import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "./stats/randomization.js";
+import { strategyUncertainty } from "./uncertainty.js";
+
+/** The baseline every extended strategy is compared with. */
+export const EXTENDED_BASELINE = "similarity-only";
+
+/** Family-wise error rate of the Holm-adjusted decisions. */
+export const EXTENDED_ALPHA = 0.05;
+
+/** The Persode gate on the hybrid and the hybrid it gates: compared head to head as well. */
+export const GATE_ON_HYBRID = { gated: "gated hybrid (Persode gate)", hybrid: "combsum (bm25 + cosine)" } as const;
+
+/** Decimals of the p-values in the extended files. */
+const P_DIGITS = 6;
+
+/** One strategy's per-item metric arrays, aligned across strategies. */
+export interface ExtendedSystem {
+  strategy: RetrievalStrategy;
+  values: Record<string, ArrayLike<number>>;
+}
+
+/**
+ * `runs.<embedder>.strategies` of an extended results file: per strategy its description, the mean of
+ * each metric (rounded to `digits`), `ci95`, and `vs_similarity` per metric with `diff`, `ci95` (paired
+ * bootstrap), `wins`/`ties`/`losses`, `p_randomization`, `p_holm`, `p_t` and `significant` (p_holm < α).
+ * `label` names the bootstrap stream (pass the paper-format file's label so shared strategies get the
+ * same CIs) and, with "/randomization" appended, the sign-flip stream. The gated hybrid also gets
+ * `vs_hybrid`: the same tests against the CombSUM hybrid it gates (stream "/randomization/gate"; a
+ * family of one, so p_holm = p_randomization), answering whether the gate helps a strong baseline.
+ */
+export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec: BootstrapSpec, label: string, digits: number): Record<string, unknown> {
+  const scores = systems.map((s) => ({ key: s.strategy.key, values: s.values }));
+  const uncertainty = strategyUncertainty(scores, spec, label, digits, EXTENDED_BASELINE);
+  const tests = compareWithBaseline(scores, EXTENDED_BASELINE, { seed: spec.seed, label: `${label}/randomization`, samples: DEFAULT_PERMUTATIONS, alpha: EXTENDED_ALPHA });
+  const r = (x: number) => pyRound(x, digits);
+  const p = (x: number) => pyRound(x, P_DIGITS);
+  const gated = systems.find((s) => s.strategy.key === GATE_ON_HYBRID.gated);
+  const hybrid = systems.find((s) => s.strategy.key === GATE_ON_HYBRID.hybrid);
+  const gateTests =
+    gated && hybrid
+      ? compareWithBaseline(
+          [hybrid, gated].map((s) => ({ key: s.strategy.key, values: s.values })),
+          GATE_ON_HYBRID.hybrid,
+          { seed: spec.seed, label: `${label}/randomization/gate`, samples: DEFAULT_PERMUTATIONS, alpha: EXTENDED_ALPHA },
+        ).get(GATE_ON_HYBRID.gated)
+      : undefined;
+  const out: Record<string, unknown> = {};
+  for (const s of systems) {
+    const key = s.strategy.key;
+    const entry: Record<string, unknown> = { description: s.strategy.description };
+    for (const [m, v] of Object.entries(s.values)) entry[m] = r(mean(v));
+    const u = uncertainty.get(key)!;
+    entry.ci95 = u.ci95;
+    const t = tests.get(key);
+    if (t) {
+      const vs: Record<string, unknown> = {};
+      for (const [m, x] of Object.entries(t)) {
+        vs[m] = {
+          diff: u.paired?.[m]?.diff ?? r(x.diff),
+          ci95: u.paired?.[m]?.ci95,
+          wins: x.wins,
+          ties: x.ties,
+          losses: x.losses,
+          p_randomization: p(x.pRandomization),
+          p_holm: p(x.pHolm),
+          p_t: p(x.pT),
+          significant: x.significant,
+        };
+      }
+      entry.vs_similarity = vs;
+    }
+    if (gateTests && key === GATE_ON_HYBRID.gated) {
+      const vh: Record<string, unknown> = {};
+      for (const [m, x] of Object.entries(gateTests)) {
+        vh[m] = { diff: r(x.diff), wins: x.wins, ties: x.ties, losses: x.losses, p_randomization: p(x.pRandomization), p_t: p(x.pT), significant: x.significant };
+      }
+      entry.vs_hybrid = vh;
+    }
+    out[key] = entry;
+  }
+  return out;
+}
+
+/** The `significance` block of an extended results file: how every p-value in it was computed. */
+export function significanceBlock(seed: number, unit: string): Record<string, unknown> {
+  return {
+    baseline: EXTENDED_BASELINE,
+    test: "paired two-sided randomization (sign-flip) test on the per-" + unit + " differences",
+    statistic: "sum of the paired differences",
+    samples: DEFAULT_PERMUTATIONS,
+    seed,
+    stream: "seedrandom xor4096 seeded with \"<seed>/<label>/randomization\" (label = the bootstrap label, e.g. exp5/hashing); per resample ceil(n/32) int32 words, bit j of word w flips item 32w + j",
+    p_value: "(1 + #{b: |T_b| >= |T_obs|}) / (B + 1)",
+    tie_tolerance: `|T_b| counts as >= |T_obs| within ${TIE_TOLERANCE} x sum |d_i|`,
+    correction: "Holm-Bonferroni over all strategies compared with the baseline, separately for each metric",
+    gate_on_hybrid: `vs_hybrid: ${GATE_ON_HYBRID.gated} against ${GATE_ON_HYBRID.hybrid}, same tests, stream "<seed>/<label>/randomization/gate", a family of one`,
+    alpha: EXTENDED_ALPHA,
+    t_test: "paired two-sided t-test, df = n - 1 (p_t, unadjusted)",
+    wins_ties_losses: `per ${unit}: strategy above / equal to / below the baseline`,
+    p_value_decimals: P_DIGITS,
+  };
+}
+
+/** Protocol note shared by the extended files. */
+export const EXTENDED_NOTE =
+  "beyond the paper: the paper's five strategies plus lexical (BM25), hybrid (RRF, CombSUM) and published memory-model (Generative Agents, MemoryBank, MMR) baselines and the Persode gate on the hybrid, on exactly the items and stores of the paper-format file; each compared with similarity-only by paired tests with Holm correction";

@@ -1,0 +1,48 @@
+import type { LocomoDataset } from "@persode/datasets";
+import { describe, expect, it } from "vitest";
+import { formatPerf, timeBm25, type PerfResult } from "../src/perf.js";
+
+const data: LocomoDataset = {
+  sha256: "",
+  path: "<in-memory>",
+  conversations: [
+    {
+      sampleId: "c1",
+      speakerA: "Ann",
+      speakerB: "Bo",
+      sessions: [{ index: 1, dateTime: "", timestampMs: 0, turns: [{ speaker: "Ann", text: "I adopted a cat", diaId: "D1:1" }, { speaker: "Bo", text: "Nice!", diaId: "D1:2" }, { speaker: "Ann", text: "It sleeps a lot", diaId: "D1:3" }] }],
+      qa: [
+        { question: "What did Ann adopt?", category: 4, evidence: ["D1:1"] },
+        { question: "Unanswerable?", category: 5, evidence: ["D1:2"] },
+        { question: "How does the cat sleep?", category: 1, evidence: ["D1:3"] },
+      ],
+    },
+  ],
+};
+
+describe("bench:perf — BM25 over LoCoMo", () => {
+  it("indexes every turn and ranks every included question (the adversarial one is excluded, as in Exp. 5)", () => {
+    const t = timeBm25(data);
+    expect(t.memories).toBe(3);
+    expect(t.questions).toBe(2);
+    for (const s of [t.indexSeconds, t.rankSeconds, t.cpuSeconds]) expect(s).toBeGreaterThanOrEqual(0);
+  });
+
+  it("prints the BM25 table with wall and CPU seconds and their medians", () => {
+    const r: PerfResult = {
+      embedder: "hashing",
+      repeat: 2,
+      loadSeconds: { locomo: 0.1, epirec: 0.02 },
+      inProcess: { exp5: [{ seconds: 2, counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 } }, { seconds: 3, counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 } }] },
+      wholeProcess: { exp5: [4, 5] },
+      bm25: [
+        { questions: 1535, memories: 5882, indexSeconds: 0.05, rankSeconds: 0.1, cpuSeconds: 0.16 },
+        { questions: 1535, memories: 5882, indexSeconds: 0.07, rankSeconds: 0.12, cpuSeconds: 0.2 },
+      ],
+    };
+    const text = formatPerf(r);
+    expect(text).toContain("BM25 over all LoCoMo questions");
+    expect(text).toContain("1535 questions, 5882 memories in 2 runs");
+    expect(text).toMatch(/median\s+0\.060\s+0\.110\s+0\.170\s+0\.180/);
+  });
+});

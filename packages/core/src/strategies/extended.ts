@@ -1,0 +1,46 @@
+import { bm25 } from "./bm25.js";
+import { combSum } from "./combsum.js";
+import { gatedHybrid } from "./gated-hybrid.js";
+import { generativeAgents } from "./generative-agents.js";
+import { memoryBank } from "./memorybank.js";
+import { mmr } from "./mmr.js";
+import { strategies } from "./registry.js";
+import { rrf } from "./rrf.js";
+import type { RetrievalStrategy } from "./strategy.js";
+
+/**
+ * Strategies beyond the paper's five: strong lexical and hybrid baselines, published memory models and
+ * the Persode gate on the hybrid. They are kept out of the main registry so the paper-format results
+ * keep exactly the paper's strategies; benchmarks run them through `extendedStrategies()`.
+ */
+export const EXTENDED_STRATEGIES: readonly RetrievalStrategy[] = Object.freeze([bm25, rrf, combSum, generativeAgents, memoryBank, mmr, gatedHybrid]);
+
+const extended: RetrievalStrategy[] = [];
+
+/** Add a strategy to the extended set only (throws on a key or slug taken by any strategy). */
+export function registerExtendedStrategy(s: RetrievalStrategy): void {
+  if (!s || typeof s.rank !== "function") throw new TypeError("registerExtendedStrategy: expected an object with key, slug and rank()");
+  if (!/^[a-z0-9_-]+$/.test(s.slug)) throw new RangeError(`strategy slug "${s.slug}" must match [a-z0-9_-]+`);
+  if ([...strategies(), ...extended].some((r) => r.key === s.key || r.slug === s.slug)) {
+    throw new Error(`a strategy with key "${s.key}" or slug "${s.slug}" is already registered`);
+  }
+  extended.push(s);
+}
+
+/** Remove a strategy from the extended set by key; returns whether it was there. */
+export function unregisterExtendedStrategy(key: string): boolean {
+  const i = extended.findIndex((r) => r.key === key);
+  if (i >= 0) extended.splice(i, 1);
+  return i >= 0;
+}
+
+/**
+ * The extended set, in table order: every registered strategy (the paper's five, then plugins) and
+ * then the extended ones, minus any whose key a registered strategy already uses.
+ */
+export function extendedStrategies(): readonly RetrievalStrategy[] {
+  const base = strategies();
+  return [...base, ...extended.filter((s) => !base.some((b) => b.key === s.key || b.slug === s.slug))];
+}
+
+for (const s of EXTENDED_STRATEGIES) registerExtendedStrategy(s);
