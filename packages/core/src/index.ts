@@ -99,3 +99,25 @@ export {
 } from "./embedders/minilm.js";
 export { EmbeddingCache, CachedEmbedder, textKey, type EmbeddingCacheStats } from "./embedders/embedding-cache.js";
 export { writeTinyBertModel, tinyBertFiles, TINY_BERT_MODEL_ID, type TinyBertOptions, type TinyBertInfo } from "./embedders/tiny-bert.js";
+export { polarityOf, checkEstimate, estimatorAnalyzer, type EmotionEstimate, type EmotionEstimator } from "./estimators/estimator.js";
+export { lexiconEstimator } from "./estimators/lexicon.js";
+export { vaderEstimator, vaderScores, VADER_NEUTRAL_BAND } from "./estimators/vader.js";
+export { afinnEstimator, afinnScore, AFINN_NORMALIZATION_ALPHA } from "./estimators/afinn.js";
+export { fitRidge, predictLinear, cholesky, choleskySolve, type LinearModel } from "./estimators/ridge.js";
+export { pearson } from "./estimators/pearson.js";
+export { quantilesOf, calibrate, CALIBRATION_POINTS } from "./estimators/calibration.js";
+export {
+  fitEmoBankModel,
+  emobankEstimator,
+  emobankPredict,
+  emobankIntensityScore,
+  EMOBANK_LAMBDAS,
+  EMOBANK_MODEL_FORMAT,
+  EMOBANK_MODEL_LICENSE,
+  type EmoBankExample,
+  type EmoBankModel,
+} from "./estimators/emobank.js";
+export { EMOTION_EXEMPLARS, prototypeSpace, prototypeScore, prototypeCalibration, prototypeEstimator, type PrototypeSpace } from "./estimators/prototype.js";
+export { llmEstimator } from "./estimators/llm.js";
+export { oracleEstimator } from "./estimators/oracle.js";
+export { createEstimator, ESTIMATOR_NAMES, type EstimatorName, type EstimatorParts } from "./estimators/registry.js";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `persode-data` — fetch (or check offline) both pinned datasets and report where each came from and how long
+ * `persode-data` — fetch (or check offline) the three pinned datasets and report where each came from and how long
  * resolving and parsing took. Usage: node dist/cli.js [fetch|check]   (check = offline, never downloads).
  */
 import { corpusCounts } from "./corpus.js";
@@ -8,10 +8,11 @@ import { parseEpiRec } from "./epirec.js";
 import { DatasetError } from "./errors.js";
 import { parseJsonBytes } from "./json.js";
 import { parseLocomo } from "./locomo.js";
-import { EPIREC, LOCOMO } from "./pinned.js";
+import { EMOBANK, EPIREC, LOCOMO } from "./pinned.js";
+import { EMOBANK_SPLITS, parseEmoBank } from "./emobank.js";
 import { resolveDataset, type ResolveOptions } from "./resolve.js";
 
-const USAGE = "usage: node dist/cli.js [fetch|check]\n  fetch  resolve both pinned datasets (downloading if needed) and cache them\n  check  the same, offline: never downloads";
+const USAGE = "usage: node dist/cli.js [fetch|check]\n  fetch  resolve the three pinned datasets (downloading if needed) and cache them\n  check  the same, offline: never downloads";
 
 async function main(argv: string[]): Promise<number> {
   const cmd = argv[0] ?? "fetch";
@@ -48,6 +49,16 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `${EPIREC.fileName}: ${ef.source} ${ef.path}\n  sha256 ${ef.sha256} (verified)\n` +
       `  resolve ${ms(b0, b1)}, parse ${ms(b1, b2)}: ${c.personas} personas, ${c.episodes} episodes, ${c.probes} probes\n`,
+  );
+  const e0 = performance.now();
+  const bf = await resolveDataset(EMOBANK, opts);
+  const e1 = performance.now();
+  const emobank = parseEmoBank(bf.bytes, bf.sha256, bf.path);
+  const e2 = performance.now();
+  const bySplit = EMOBANK_SPLITS.map((sp) => `${emobank.sentences.filter((x) => x.split === sp).length} ${sp}`).join(", ");
+  process.stdout.write(
+    `${EMOBANK.fileName}: ${bf.source} ${bf.path}\n  sha256 ${bf.sha256} (verified)\n` +
+      `  resolve ${ms(e0, e1)}, parse ${ms(e1, e2)}: ${emobank.sentences.length} sentences (${bySplit})\n`,
   );
   process.stdout.write(`total ${ms(t0, performance.now())}\n`);
   return 0;
