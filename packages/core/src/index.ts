@@ -103,7 +103,7 @@ export { polarityOf, checkEstimate, estimatorAnalyzer, type EmotionEstimate, typ
 export { lexiconEstimator } from "./estimators/lexicon.js";
 export { vaderEstimator, vaderScores, VADER_NEUTRAL_BAND } from "./estimators/vader.js";
 export { afinnEstimator, afinnScore, AFINN_NORMALIZATION_ALPHA } from "./estimators/afinn.js";
-export { fitRidge, predictLinear, cholesky, choleskySolve, type LinearModel } from "./estimators/ridge.js";
+export { fitRidge, ridgeProblem, solveRidge, predictLinear, cholesky, choleskySolve, type LinearModel, type RidgeProblem } from "./estimators/ridge.js";
 export { pearson } from "./estimators/pearson.js";
 export { quantilesOf, calibrate, CALIBRATION_POINTS } from "./estimators/calibration.js";
 export {

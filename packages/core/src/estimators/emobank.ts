@@ -11,13 +11,13 @@ import { calibrate, quantilesOf } from "./calibration.js";
 import type { EmotionEstimate, EmotionEstimator } from "./estimator.js";
 import { polarityOf } from "./estimator.js";
 import { pearson } from "./pearson.js";
-import { fitRidge, predictLinear, type LinearModel } from "./ridge.js";
+import { predictLinear, ridgeProblem, solveRidge, type LinearModel } from "./ridge.js";
 
 /** Format tag of a fitted EmoBank model file. */
 export const EMOBANK_MODEL_FORMAT = "persode-emobank-ridge/1";
 
 /** Ridge penalties tried on the dev split, in order (ties keep the earlier one). */
-export const EMOBANK_LAMBDAS: readonly number[] = [0.01, 0.1, 1, 10, 100];
+export const EMOBANK_LAMBDAS: readonly number[] = [0.01, 0.1, 1, 10, 100, 1000, 10000];
 
 /** Licence of the fitted weights (inherited from EmoBank). */
 export const EMOBANK_MODEL_LICENSE = "CC BY-SA 4.0 (weights adapted from EmoBank, Buechel & Hahn 2017)";
@@ -71,8 +71,9 @@ export function fitEmoBankModel(examples: readonly EmoBankExample[], embedder: {
   const devV = Float64Array.from(dev, (e) => e.valence);
   let best: { lambda: number; score: number; models: LinearModel[] } | undefined;
   const devPearson: EmoBankModel["training"]["dev_pearson"] = [];
+  const problem = ridgeProblem(tr.x, tr.n, dim, targets);
   for (const lambda of lambdas) {
-    const models = fitRidge(tr.x, tr.n, dim, targets, lambda);
+    const models = solveRidge(problem, lambda);
     const ra = pearson(Float64Array.from(dev, (e) => predictLinear(models[0]!, e.features)), devA);
     const rv = pearson(Float64Array.from(dev, (e) => predictLinear(models[1]!, e.features)), devV);
     devPearson.push({ lambda, arousal: ra, valence: rv });

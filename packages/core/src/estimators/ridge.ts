@@ -10,48 +10,96 @@ export interface LinearModel {
   weights: Float64Array;
 }
 
+/** The sufficient statistics of a ridge fit: centred Gram matrix, centred Xᵀy per target, means. */
+export interface RidgeProblem {
+  n: number;
+  d: number;
+  /** Row-major d × d: Σᵢ (xᵢ − μ)(xᵢ − μ)ᵀ. */
+  gram: Float64Array;
+  /** Per target: Σᵢ (xᵢ − μ)(yᵢ − ȳ). */
+  xty: Float64Array[];
+  mu: Float64Array;
+  yMean: number[];
+}
+
 /**
- * Fit ridge regressions of several targets on the same features at once (one Gram matrix, one
- * Cholesky factor). `x` is row-major n × d; each target has n values. λ ≥ 0 (λ > 0 when d ≥ n).
+ * Accumulate a ridge problem over row-major n × d features and several targets. Zero features are
+ * skipped (hashing vectors are sparse), the Gram matrix is XᵀX − n·μμᵀ; fixed summation order.
  */
-export function fitRidge(x: Float64Array, n: number, d: number, targets: readonly ArrayLike<number>[], lambda: number): LinearModel[] {
-  if (x.length !== n * d) throw new RangeError(`fitRidge: x has ${x.length} values, expected n·d = ${n}·${d}`);
-  if (!(lambda >= 0)) throw new RangeError(`fitRidge: λ must be ≥ 0, got ${lambda}`);
-  if (n < 1) throw new RangeError("fitRidge: no training rows");
+export function ridgeProblem(x: Float64Array, n: number, d: number, targets: readonly ArrayLike<number>[]): RidgeProblem {
+  if (x.length !== n * d) throw new RangeError(`ridgeProblem: x has ${x.length} values, expected n·d = ${n}·${d}`);
+  if (n < 1) throw new RangeError("ridgeProblem: no training rows");
   const mu = new Float64Array(d);
-  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) mu[j]! += x[i * d + j]!;
-  for (let j = 0; j < d; j++) mu[j] = mu[j]! / n;
-  // Gram matrix of centred features (upper triangle, mirrored).
-  const g = new Float64Array(d * d);
-  const row = new Float64Array(d);
+  const gram = new Float64Array(d * d);
+  const nz = new Int32Array(d);
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < d; j++) row[j] = x[i * d + j]! - mu[j]!;
-    for (let a = 0; a < d; a++) {
-      const ra = row[a]!;
-      if (ra === 0) continue;
-      for (let b = a; b < d; b++) g[a * d + b]! += ra * row[b]!;
+    let m = 0;
+    for (let j = 0; j < d; j++) {
+      const v = x[i * d + j]!;
+      if (v !== 0) {
+        nz[m++] = j;
+        mu[j]! += v;
+      }
+    }
+    for (let p = 0; p < m; p++) {
+      const a = nz[p]!;
+      const va = x[i * d + a]!;
+      for (let q = p; q < m; q++) {
+        const b = nz[q]!;
+        gram[a * d + b]! += va * x[i * d + b]!;
+      }
     }
   }
+  for (let j = 0; j < d; j++) mu[j] = mu[j]! / n;
   for (let a = 0; a < d; a++) {
-    g[a * d + a]! += lambda;
-    for (let b = a + 1; b < d; b++) g[b * d + a] = g[a * d + b]!;
+    for (let b = a; b < d; b++) {
+      const g = gram[a * d + b]! - n * mu[a]! * mu[b]!;
+      gram[a * d + b] = g;
+      gram[b * d + a] = g;
+    }
   }
-  const L = cholesky(g, d);
-  return targets.map((y, t) => {
-    if (y.length !== n) throw new RangeError(`fitRidge: target ${t} has ${y.length} values, expected ${n}`);
+  const yMean: number[] = [];
+  const xty = targets.map((y, t) => {
+    if (y.length !== n) throw new RangeError(`ridgeProblem: target ${t} has ${y.length} values, expected ${n}`);
     let ym = 0;
     for (let i = 0; i < n; i++) ym += y[i]!;
     ym /= n;
-    const rhs = new Float64Array(d);
+    yMean.push(ym);
+    const r = new Float64Array(d);
     for (let i = 0; i < n; i++) {
       const yi = y[i]! - ym;
-      for (let j = 0; j < d; j++) rhs[j]! += (x[i * d + j]! - mu[j]!) * yi;
+      for (let j = 0; j < d; j++) {
+        const v = x[i * d + j]!;
+        if (v !== 0) r[j]! += v * yi;
+      }
     }
+    // Σ (x − μ)(y − ȳ) = Σ x (y − ȳ), since Σ (y − ȳ) = 0 up to rounding; keep the exact centred form:
+    let sy = 0;
+    for (let i = 0; i < n; i++) sy += y[i]! - ym;
+    for (let j = 0; j < d; j++) r[j] = r[j]! - mu[j]! * sy;
+    return r;
+  });
+  return { n, d, gram, xty, mu, yMean };
+}
+
+/** Solve a ridge problem for one λ ≥ 0: w = (G + λI)⁻¹ Xᵀy per target, intercept ȳ − w·μ (unpenalised). */
+export function solveRidge(p: RidgeProblem, lambda: number): LinearModel[] {
+  if (!(lambda >= 0)) throw new RangeError(`solveRidge: λ must be ≥ 0, got ${lambda}`);
+  const { d } = p;
+  const g = Float64Array.from(p.gram);
+  for (let a = 0; a < d; a++) g[a * d + a]! += lambda;
+  const L = cholesky(g, d);
+  return p.xty.map((rhs, t) => {
     const w = choleskySolve(L, d, rhs);
-    let b = ym;
-    for (let j = 0; j < d; j++) b -= w[j]! * mu[j]!;
+    let b = p.yMean[t]!;
+    for (let j = 0; j < d; j++) b -= w[j]! * p.mu[j]!;
     return { intercept: b, weights: w };
   });
+}
+
+/** Fit ridge regressions of several targets on the same features (closed form; see ridgeProblem, solveRidge). */
+export function fitRidge(x: Float64Array, n: number, d: number, targets: readonly ArrayLike<number>[], lambda: number): LinearModel[] {
+  return solveRidge(ridgeProblem(x, n, d, targets), lambda);
 }
 
 /** ŷ = intercept + w·x for one feature vector. */
