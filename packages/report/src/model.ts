@@ -11,6 +11,7 @@ import { exp3Section } from "./sections/exp3.js";
 import { exp4Section } from "./sections/exp4.js";
 import { exp5Section } from "./sections/exp5.js";
 import { exp6Section } from "./sections/exp6.js";
+import { exp7Section } from "./sections/exp7.js";
 
 /** Sections in experiment order and the manifest of their stated values. */
 export interface ReportModel {
@@ -25,6 +26,7 @@ const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc, rec: ManifestRecord
   exp4: exp4Section,
   exp5: exp5Section,
   exp6: exp6Section,
+  exp7: exp7Section,
 };
 
 /** Build every section for the experiments present in `set`, recording the manifest as it goes. */

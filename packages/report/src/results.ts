@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { formatPath, resolvePath, type PathSegment } from "./json-path.js";
 
 /** The experiments the report knows, in the order they are presented. */
-export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp6"] as const;
+export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp6", "exp7"] as const;
 /** One experiment key. */
 export type Experiment = (typeof EXPERIMENTS)[number];
 
@@ -19,6 +19,7 @@ export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
   exp4: "exp4_journals.json",
   exp5: "exp5_locomo.json",
   exp6: "exp6_epirec.json",
+  exp7: "exp7_estimators.json",
 };
 
 /** One parsed results file plus where it came from. */

@@ -85,6 +85,27 @@ function bestOn(retrieval: ReturnType<typeof summarizeRetrieval>, estimators: re
   return best ?? null;
 }
 
+/** The stratum where the oracle gains most over similarity-only, and how much of that the best real column closes. */
+function headroom(retrieval: ReturnType<typeof summarizeRetrieval>, closed: Record<string, Record<string, number | null>>, estimators: readonly EmotionEstimator[]) {
+  const oracle = estimators.find((e) => e.upperBound);
+  if (!oracle) return null;
+  let top: { stratum: string; column: string; diff: number; ci95: [number, number] } | undefined;
+  for (const m of MODES) {
+    const col = columnKey(oracle.name, m);
+    for (const [stratum, r] of Object.entries(retrieval[col]!)) {
+      const p = r.paired_vs_similarity;
+      if (p && p.diff > 0 && (!top || p.diff > top.diff)) top = { stratum, column: col, diff: p.diff, ci95: p.ci95 };
+    }
+  }
+  if (!top) return null;
+  let best: { column: string; closed: number } | undefined;
+  for (const [col, row] of Object.entries(closed)) {
+    const c = row[top.stratum];
+    if (c !== null && c !== undefined && (!best || c > best.closed)) best = { column: col, closed: c };
+  }
+  return { stratum: top.stratum, oracle_column: top.column, oracle_diff: top.diff, oracle_ci95: top.ci95, best_column: best?.column ?? null, best_closed: best?.closed ?? null };
+}
+
 /** Per-probe tables are long 0/1 arrays: keep each on one line so the file stays readable. */
 function formatPerProbe(obj: unknown): string {
   return formatJson(obj).replace(/\[\n\s+([^\]{}]*?)\n\s+\]/g, (_, body: string) => `[${body.split(/,\n\s+/).join(", ")}]`);
@@ -106,6 +127,7 @@ export const exp7: Experiment = {
     const quality = await estimatorQuality(estimators, corpus, emobank, spec, label);
     const table = await rankWithEstimators(corpus, embedder, built.vectors, estimators);
     const retrieval = summarizeRetrieval(table, spec, `${label}/retrieval`);
+    const closed = headroomClosed(table, estimators);
     const modelFile = emobankModelFile(ctx.embedderName);
     const m = built.emobankModel;
     const test = emobank.sentences.filter((s) => s.split === "test");
@@ -130,8 +152,9 @@ export const exp7: Experiment = {
       quality,
       retrieval,
       gate_rate: gateRates(table),
-      headroom_closed: headroomClosed(table, estimators),
+      headroom_closed: closed,
       answer: {
+        headroom: headroom(retrieval, closed, estimators),
         significant_wins: significantWins(retrieval, estimators),
         best_reflective: bestOn(retrieval, estimators, "reflective"),
         best_reflective_implicit: bestOn(retrieval, estimators, "reflective_implicit"),
@@ -152,7 +175,7 @@ export const exp7: Experiment = {
       gate: "fusion iff estimator E >= 0.6 on the query",
       ...EPISODIC_PROTOCOL,
     };
-    const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item (episode, probe or sentence)", method: "percentile" };
+    const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" };
     const perProbePath = join(ctx.out, EXP7_PER_PROBE_FILE);
     const perProbeRuns = await runsAfter(perProbePath, dataSha, ctx, ctx.embedderName, embedder, {
       hits_at_3: Object.fromEntries([...table.hits].map(([k, v]) => [k, Array.from(v)])),

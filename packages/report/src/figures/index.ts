@@ -7,6 +7,7 @@ import { exp3Figures } from "./exp3.js";
 import { exp4Figures } from "./exp4.js";
 import { exp5Figures } from "./exp5.js";
 import { exp6Figures } from "./exp6.js";
+import { exp7Figures } from "./exp7.js";
 
 const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc) => FigureSpec[]>> = {
   exp1: exp1Figures,
@@ -15,6 +16,7 @@ const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc) => FigureSpec[]>> =
   exp4: exp4Figures,
   exp5: exp5Figures,
   exp6: exp6Figures,
+  exp7: exp7Figures,
 };
 
 /** Build the figure specs of every experiment present in `set`. */
