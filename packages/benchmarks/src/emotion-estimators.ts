@@ -78,10 +78,10 @@ function precomputed(embedder: Embedder, vectors: Map<string, Float64Array>): Em
   } as Embedder;
 }
 
-/** Build every estimator for `embedder`: fit EmoBank, calibrate the prototype, label the oracle. */
-export async function buildEstimators(emobank: EmoBankDataset, corpus: EpisodicCorpus, embedder: Embedder, env: NodeJS.ProcessEnv = process.env): Promise<RunEstimators> {
+/** Build every estimator for `embedder`: fit EmoBank, calibrate the prototype, label the oracle; `extraTexts` are embedded with the rest. */
+export async function buildEstimators(emobank: EmoBankDataset, corpus: EpisodicCorpus, embedder: Embedder, extraTexts: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<RunEstimators> {
   const epirecTexts = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => [e.text, ...e.probes.map((q) => q.query)]));
-  const vectors = await embedDistinct(embedder, [...emobank.sentences.map((s) => s.text), ...epirecTexts], "exp7");
+  const vectors = await embedDistinct(embedder, [...emobank.sentences.map((s) => s.text), ...epirecTexts, ...extraTexts], "exp7");
   const emb = precomputed(embedder, vectors);
   const emobankModel = fitEmoBankModel(
     emobank.sentences.map((s) => ({ split: s.split, features: vectors.get(s.text)!, arousal: s.arousal, valence: s.valence })),

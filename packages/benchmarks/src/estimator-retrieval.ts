@@ -111,9 +111,9 @@ export function strata(table: PerProbeTable): [string, number[]][] {
  * difference, from one resample set (label-seeded). Per-probe arrays in, so a paired randomization
  * test can be added on exactly the same inputs.
  */
-export function compareToSimilarity(columns: ReadonlyMap<string, ArrayLike<number>>, idx: readonly number[], spec: BootstrapSpec, label: string): Map<string, StrategyUncertainty> {
-  const metrics = [...columns].map(([key, v]) => ({ key, values: { r3: Float64Array.from(idx, (i) => v[i]!) } }));
-  return strategyUncertainty(metrics, spec, label, 3, BASELINE);
+export function compareToSimilarity(columns: ReadonlyMap<string, ArrayLike<number>>, idx: readonly number[], spec: BootstrapSpec, label: string, digits = 3): Map<string, StrategyUncertainty> {
+  const metrics = [...columns].map(([key, v]) => ({ key, values: { value: Float64Array.from(idx, (i) => v[i]!) } }));
+  return strategyUncertainty(metrics, spec, label, digits, BASELINE);
 }
 
 /** One stratum's numbers for one column. */
@@ -132,8 +132,8 @@ export function summarizeRetrieval(table: PerProbeTable, spec: BootstrapSpec, la
     const u = compareToSimilarity(table.hits, idx, spec, `${label}/${name}`);
     for (const [key, v] of table.hits) {
       const cu = u.get(key)!;
-      const r: StratumResult = { n: idx.length, r3: pyRound(mean(idx.map((i) => v[i]!)), 3), ci95: cu.ci95.r3! };
-      if (cu.paired?.r3) r.paired_vs_similarity = cu.paired.r3;
+      const r: StratumResult = { n: idx.length, r3: pyRound(mean(idx.map((i) => v[i]!)), 3), ci95: cu.ci95.value! };
+      if (cu.paired?.value) r.paired_vs_similarity = cu.paired.value;
       out[key]![name] = r;
     }
   }

@@ -71,6 +71,16 @@ describe("pnpm bench exp7, twice (needs the pinned EpiRec and EmoBank files)", (
     expect(run.retrieval["similarity-only"].reflective_implicit.r3).toBe(0.31);
   });
 
+  it("on LoCoMo the lexicon estimator reproduces Exp. 5, and the oracle does not run (no emotion labels)", () => {
+    const run = JSON.parse(file(a, "exp7_estimators.json")).runs.hashing;
+    expect(run.locomo.retrieval["similarity-only"].overall.recall5).toBe(0.1525);
+    expect(run.locomo.retrieval["lexicon/fused"].overall.recall5).toBe(0.1347);
+    expect(run.locomo.retrieval["lexicon/gated"].overall.recall5).toBe(0.1536);
+    expect(run.locomo.retrieval["lexicon/gated"].overall.n).toBe(1535);
+    expect(Object.keys(run.locomo.retrieval).some((k) => k.startsWith("oracle"))).toBe(false);
+    expect(run.locomo.gate_rate.lexicon).toBe(0.0287);
+  });
+
   it("the oracle is marked an upper bound and scores perfectly on the labels it reads; no real estimator does", () => {
     const run = JSON.parse(file(a, "exp7_estimators.json")).runs.hashing;
     expect(run.estimators.oracle.upper_bound).toBe(true);

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { emobankPredict, pyRound, type EmotionEstimate, type EmotionEstimator } from "@persode/core";
-import { EMOBANK, EPIREC, corpusCounts, loadEmoBank, sha256Hex } from "@persode/datasets";
+import { EMOBANK, EPIREC, LOCOMO, corpusCounts, loadEmoBank, sha256Hex } from "@persode/datasets";
 import { ORACLE_DESCRIPTION, buildEstimators } from "../emotion-estimators.js";
+import { locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
 import { estimatorQuality } from "../estimator-quality.js";
 import { BASELINE, MODES, columnKey, gateRates, rankWithEstimators, strata, summarizeRetrieval, type PerProbeTable } from "../estimator-retrieval.js";
 import { EPISODIC_PROTOCOL } from "../episodic.js";
@@ -118,16 +119,19 @@ export const exp7: Experiment = {
   async run(ctx) {
     const corpus = await ctx.epirec();
     const emobank = await loadEmoBank();
+    const locomo = await ctx.locomo();
     const embedder = await ctx.embedder();
-    const dataSha = sha256Hex(new TextEncoder().encode(`${corpus.sha256}\n${emobank.sha256}\n`));
+    const dataSha = sha256Hex(new TextEncoder().encode(`${corpus.sha256}\n${emobank.sha256}\n${locomo.sha256}\n`));
     const spec = { seed: ctx.seed, samples: ctx.samples };
-    const built = await buildEstimators(emobank, corpus, embedder);
+    const built = await buildEstimators(emobank, corpus, embedder, locomoTexts(locomo).texts);
     const estimators = built.estimators.map(memoized);
     const label = `exp7/${embedder.name}`;
     const quality = await estimatorQuality(estimators, corpus, emobank, spec, label);
     const table = await rankWithEstimators(corpus, embedder, built.vectors, estimators);
     const retrieval = summarizeRetrieval(table, spec, `${label}/retrieval`);
     const closed = headroomClosed(table, estimators);
+    const locomoTable = await rankLocomoWithEstimators(locomo, embedder, built.vectors, estimators.filter((e) => !e.upperBound));
+    const locomoRun = summarizeLocomo(locomoTable, spec, `${label}/locomo`);
     const modelFile = emobankModelFile(ctx.embedderName);
     const m = built.emobankModel;
     const test = emobank.sentences.filter((s) => s.split === "test");
@@ -153,7 +157,11 @@ export const exp7: Experiment = {
       retrieval,
       gate_rate: gateRates(table),
       headroom_closed: closed,
+      locomo: locomoRun,
       answer: {
+        locomo_significant_wins: Object.entries(locomoRun.retrieval).flatMap(([column, strata]) =>
+          Object.entries(strata).flatMap(([stratum, r]) => (r.paired_vs_similarity && r.paired_vs_similarity.ci95[0] > 0 ? [{ column, stratum, diff: r.paired_vs_similarity.diff, ci95: r.paired_vs_similarity.ci95 }] : [])),
+        ),
         headroom: headroom(retrieval, closed, estimators),
         significant_wins: significantWins(retrieval, estimators),
         best_reflective: bestOn(retrieval, estimators, "reflective"),
@@ -164,13 +172,14 @@ export const exp7: Experiment = {
     const runs = await runsAfter(path, dataSha, ctx, ctx.embedderName, embedder, run);
     const counts = corpusCounts(corpus);
     const benchmark = {
-      name: "EpiRec v1.0 + EmoBank",
+      name: "EpiRec v1.0 + EmoBank + LoCoMo",
       epirec: { url: "https://github.com/sukoji/epirec", probes: counts.probes, episodes: counts.episodes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
       emobank: { url: "https://github.com/JULIELab/EmoBank", sentences: emobank.sentences.length, test: emobank.sentences.filter((s) => s.split === "test").length, license: EMOBANK.license, data_sha256: emobank.sha256 },
+      locomo: { url: "https://github.com/snap-research/locomo", questions: locomoTable.categories.length, license: LOCOMO.license, data_sha256: locomo.sha256 },
       data_sha256: dataSha,
     };
     const protocol = {
-      note: "nothing is fitted on EpiRec labels: the EmoBank regressor is trained on EmoBank train (λ on dev), the prototype estimator is calibrated on EmoBank train text only; the oracle reads EpiRec's authored labels and is an upper bound, never a method",
+      note: "nothing is fitted on EpiRec or LoCoMo labels: the EmoBank regressor is trained on EmoBank train (λ on dev), the prototype estimator is calibrated on EmoBank train text only; the oracle reads EpiRec's authored labels and is an upper bound, never a method (LoCoMo has no emotion labels, so no oracle runs there); LoCoMo follows the Exp. 5 protocol with evidence recall@5",
       oracle: ORACLE_DESCRIPTION,
       gate: "fusion iff estimator E >= 0.6 on the query",
       ...EPISODIC_PROTOCOL,
@@ -180,12 +189,13 @@ export const exp7: Experiment = {
     const perProbeRuns = await runsAfter(perProbePath, dataSha, ctx, ctx.embedderName, embedder, {
       hits_at_3: Object.fromEntries([...table.hits].map(([k, v]) => [k, Array.from(v)])),
       gate_fires: Object.fromEntries([...table.fires].map(([k, v]) => [k, Array.from(v)])),
+      locomo_evidence_recall_at_5: Object.fromEntries([...locomoTable.recall5].map(([k, v]) => [k, Array.from(v)])),
     });
     await writeAtomic(join(ctx.out, modelFile), formatJson({ ...m, generated_by: `pnpm bench ${ctx.target}`, data_sha256: emobank.sha256 }));
     await writeAtomic(
       perProbePath,
       formatPerProbe({
-        note: "per-probe recall@3 hits (1 = target in the top 3) of every Exp. 7 column, aligned on probe_ids: the paired inputs of every comparison with similarity-only",
+        note: "per-probe recall@3 hits (1 = target in the top 3) of every Exp. 7 EpiRec column, aligned on probe_ids, and per-question LoCoMo evidence recall@5 in Exp. 5's question order: the paired inputs of every comparison with similarity-only",
         probe_ids: table.probeIds,
         probe_types: table.types,
         intensity_bands: table.bands,

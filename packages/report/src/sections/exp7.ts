@@ -151,9 +151,9 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     // The answer, from the runner's answer block.
     const ans = ["runs", emb, "answer"];
     const wins = getArray(doc, [...ans, "significant_wins"]);
-    answer.push(ei === 0 ? " " : " ", `${embedderName(emb)}: `);
+    answer.push(ei === 0 ? " " : " ", `${embedderName(emb)} — on EpiRec `);
     if (wins.length === 0) {
-      answer.push("no real estimator makes fusion or the gate beat similarity-only on any stratum with a 95 % CI above zero");
+      answer.push(`no real estimator makes fusion or the gate beat similarity-only on any stratum with a 95 % CI above zero (${real.length * EXP7_MODES.length * EXP7_STRATA.length} paired comparisons)`);
     } else {
       answer.push("fusion or the gate beats similarity-only with a 95 % CI above zero in ");
       wins.forEach((_, wi) => {
@@ -215,6 +215,67 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       const id = rid(col, worst, "r3");
       cost.push("; even the ", `${name} (an upper bound)`, " pays where targets are low-intensity: reflective implicit·low ", rec.num(doc, [...ret(col), worst, "r3"], id, 3, tol), " against ", { ref: rid("similarity-only", worst, "r3") });
       costChecks.push({ left: id, op: "<", right: rid("similarity-only", worst, "r3") });
+    }
+    // LoCoMo (Exp. 5 protocol): evidence recall@5 differences per category; no oracle (no emotion labels).
+    const lret = (col: string) => ["runs", emb, "locomo", "retrieval", col];
+    const lid = (col: string, s: string, m: string) => `exp7.${emb}.locomo.${col}.${s}.${m}`;
+    if (hasPath(doc, ["runs", emb, "locomo"])) {
+      const cats = getKeys(doc, lret("similarity-only"));
+      blocks.push({
+        kind: "table",
+        caption: `Exp. 7 — LoCoMo evidence recall@5 difference to similarity-only on the same questions (paired; 95 % CI overall), ${embedderName(emb)} embedder`,
+        header: ["estimator · strategy", ...cats],
+        numeric: [false, ...cats.map(() => true)],
+        rows: [
+          [["similarity-only (recall@5)"], ...cats.map((c) => [rec.num(doc, [...lret("similarity-only"), c, "recall5"], lid("similarity-only", c, "recall5"), 4, tol)] as Cell)],
+          ...real.flatMap((name) =>
+            EXP7_MODES.map((m) => {
+              const col = `${name}/${m.key}`;
+              return [
+                [`${name} · ${m.label}`],
+                ...cats.map((c) => {
+                  const p = [...lret(col), c, "paired_vs_similarity"];
+                  const d = rec.num(doc, [...p, "diff"], lid(col, c, "diff"), 4, tol);
+                  if (c !== "overall") return [d] as Cell;
+                  return [d, " [", rec.num(doc, [...p, "ci95", 0], lid(col, c, "diff.lo"), 4, tol), ", ", rec.num(doc, [...p, "ci95", 1], lid(col, c, "diff.hi"), 4, tol), "]"] as Cell;
+                }),
+              ];
+            }),
+          ),
+        ],
+      });
+      const lw = getArray(doc, [...ans, "locomo_significant_wins"]);
+      const comparisons = real.length * EXP7_MODES.length * cats.length;
+      answer.push(" On LoCoMo (Exp. 5 protocol, no oracle: it has no emotion labels) ");
+      if (lw.length === 0) answer.push(`no real estimator beats similarity-only with a 95 % CI above zero in any of the ${comparisons} paired comparisons`);
+      else {
+        answer.push(`${lw.length} of ${comparisons} paired comparisons (not corrected for multiplicity) have a 95 % CI above zero: `);
+        lw.forEach((_, wi) => {
+          const w = [...ans, "locomo_significant_wins", wi];
+          answer.push(
+            wi === 0 ? "" : "; ",
+            getString(doc, [...w, "column"]),
+            " on ",
+            getString(doc, [...w, "stratum"]),
+            " ",
+            rec.num(doc, [...w, "diff"], `exp7.${emb}.answer.locomo_win${wi}.diff`, 4, tol),
+            " [",
+            rec.num(doc, [...w, "ci95", 0], `exp7.${emb}.answer.locomo_win${wi}.lo`, 4, tol),
+            ", ",
+            rec.num(doc, [...w, "ci95", 1], `exp7.${emb}.answer.locomo_win${wi}.hi`, 4, tol),
+            "]",
+          );
+        });
+      }
+      answer.push(".");
+      cost.push("; on LoCoMo temporal questions (evidence recall@5) always-on fusion loses with every real estimator: ");
+      real.forEach((name, ri) => {
+        const col = `${name}/fused`;
+        const id = lid(col, "temporal", "recall5");
+        cost.push(ri === 0 ? "" : ", ", `${name} `, rec.num(doc, [...lret(col), "temporal", "recall5"], id, 4, tol));
+        costChecks.push({ left: id, op: "<", right: lid("similarity-only", "temporal", "recall5") });
+      });
+      cost.push(" against ", { ref: lid("similarity-only", "temporal", "recall5") });
     }
   });
   cost.push(".");
