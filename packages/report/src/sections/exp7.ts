@@ -6,7 +6,7 @@
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
 import type { PathSegment } from "../json-path.js";
-import { getArray, getBoolean, getKeys, getString, hasPath, type ResultDoc } from "../results.js";
+import { getArray, getBoolean, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
 import { embedderName } from "../style.js";
 import { bootstrapSentence, embeddersOf, toleranceOf } from "./common.js";
 
@@ -94,7 +94,7 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       parts: [
         `EmoBank regressor (${embedderName(emb)}): ridge regression on `,
         `${embedderName(emb)} embeddings, λ = `,
-        rec.num(doc, [...model, "lambda"], `exp7.${emb}.emobank_model.lambda`, 0),
+        rec.num(doc, [...model, "lambda"], `exp7.${emb}.emobank_model.lambda`, getNumber(doc, [...model, "lambda"]) < 1 ? 2 : 0),
         " chosen on the dev split; on the test split Pearson r = ",
         rec.num(doc, [...model, "test_pearson", "arousal", "value"], `exp7.${emb}.emobank_model.test_r.arousal`, 2, tol),
         " (arousal) and ",
