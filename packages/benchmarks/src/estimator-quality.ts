@@ -12,7 +12,7 @@ import { authoredPolarity } from "./emotion-estimators.js";
 import { FACTUAL } from "./episodic.js";
 import { mean } from "./metrics.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
-import { agreement, auc, bootstrapStatistics, pearson, pick, spearman, type StatWithCi } from "./stats/correlation.js";
+import { RankResampler, agreement, bootstrapStatistics, pearson, pick, type StatWithCi } from "./stats/correlation.js";
 
 /** Ordinal code of EpiRec's intensity bands for Spearman's ρ. */
 export const BAND_ORDER: Readonly<Record<string, number>> = Object.freeze({ low: 0, mild: 1, high: 2 });
@@ -47,10 +47,11 @@ export async function estimatorQuality(estimators: readonly EmotionEstimator[], 
     const epE = Float64Array.from(ep, (x) => x.intensity);
     const hasPolarity = ep.every((x) => x.polarity !== undefined);
     const epP = Float64Array.from(ep, (x) => x.polarity ?? 0);
+    const bandRanks = new RankResampler(epE, band);
     const epStats = bootstrapStatistics(
       episodes.length,
       {
-        spearman_band: (i) => spearman(pick(epE, i), pick(band, i)),
+        spearman_band: (_, c) => bandRanks.spearman(c),
         ...(hasPolarity ? { valence_agreement: (i: Int32Array) => agreement(pick(epP, i), pick(authored, i)) } : {}),
       },
       spec,
@@ -58,7 +59,8 @@ export async function estimatorQuality(estimators: readonly EmotionEstimator[], 
     );
     const pr = await est.estimate(probes.map((q) => q.query));
     const prE = Float64Array.from(pr, (x) => x.intensity);
-    const prStats = bootstrapStatistics(probes.length, { auc_reflective: (i) => auc(pick(prE, i), pick(reflective, i)) }, spec, `${label}/epirec-probes`);
+    const probeRanks = new RankResampler(prE, reflective);
+    const prStats = bootstrapStatistics(probes.length, { auc_reflective: (_, c) => probeRanks.auc(c) }, spec, `${label}/epirec-probes`);
     const gateRate: Record<string, number> = {};
     for (const t of types) gateRate[t] = pyRound(mean(probes.flatMap((q, i) => (q.type === t ? [prE[i]! >= SIGNIFICANCE_THRESHOLD ? 1 : 0] : []))), 4);
     let emobankBlock: EstimatorQuality["emobank_test"] = null;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bootstrapCI } from "../src/stats/bootstrap.js";
-import { agreement, auc, averageRanks, bootstrapStatistics, pick, spearman } from "../src/stats/correlation.js";
+import { RankResampler, agreement, auc, averageRanks, bootstrapStatistics, pick, spearman } from "../src/stats/correlation.js";
 import { mean } from "../src/metrics.js";
 import { listFiles, pinnedDataEnv, runCliInProcess } from "./bench-helpers.js";
 
@@ -26,6 +26,29 @@ describe("association statistics", () => {
   it("agreement counts equal classes", () => {
     expect(agreement([1, 0, -1, 1], [1, 0, 1, -1])).toBe(0.5);
   });
+  it("resampled ranks from multiplicities equal ranks of the expanded resample (Spearman, AUC)", () => {
+    const x = Array.from({ length: 40 }, (_, i) => ((i * 7) % 9) / 8);
+    const y = Array.from({ length: 40 }, (_, i) => ((i * 5) % 4) / 3);
+    const lab = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 1 : 0));
+    const rs = new RankResampler(x, y);
+    const ra = new RankResampler(x, lab);
+    let checked = 0;
+    bootstrapStatistics(
+      40,
+      {
+        s: (idx, c) => {
+          expect(rs.spearman(c)).toBeCloseTo(spearman(pick(x, idx), pick(y, idx)), 12);
+          expect(ra.auc(c)).toBeCloseTo(auc(pick(x, idx), pick(lab, idx)), 12);
+          checked++;
+          return 0;
+        },
+      },
+      { samples: 50, seed: 3 },
+      "ranks",
+    );
+    expect(checked).toBe(51); // 50 resamples + the identity
+  });
+
   it("the statistic bootstrap of a mean reproduces the harness's mean bootstrap on the same stream", () => {
     const xs = Array.from({ length: 57 }, (_, i) => ((i * 37) % 11) / 10);
     const spec = { samples: 500, seed: 11 };
