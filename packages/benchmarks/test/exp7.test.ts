@@ -82,7 +82,7 @@ describe("pnpm bench exp7, twice (needs the pinned EpiRec and EmoBank files)", (
 
   it("writes the results, the per-probe table and the fitted model, byte-identical on rerun", () => {
     const files = listFiles(a).filter((f) => f !== "timings.json");
-    expect(files).toEqual(["exp7_emobank_model_hashing.json", "exp7_epirec_per_probe.json", "exp7_estimators.json"]);
+    expect(files).toEqual(["exp7_emobank_model_hashing.json", "exp7_estimators.json", "exp7_per_item_scores.json"]);
     for (const f of files) expect(file(b, f), f).toBe(file(a, f));
   });
 
@@ -117,7 +117,7 @@ describe("pnpm bench exp7, twice (needs the pinned EpiRec and EmoBank files)", (
   });
 
   it("per-probe hits agree with the summarised recall and the paired differences", () => {
-    const pp = JSON.parse(file(a, "exp7_epirec_per_probe.json"));
+    const pp = JSON.parse(file(a, "exp7_per_item_scores.json"));
     const run = JSON.parse(file(a, "exp7_estimators.json")).runs.hashing;
     expect(pp.probe_ids).toHaveLength(504);
     const hits = pp.runs.hashing.hits_at_3 as Record<string, number[]>;

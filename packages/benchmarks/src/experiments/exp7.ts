@@ -13,7 +13,7 @@ import type { Experiment } from "./experiment.js";
 
 /** Results file of Exp. 7, its per-probe companion and the fitted EmoBank model's file name. */
 export const EXP7_FILE = "exp7_estimators.json";
-export const EXP7_PER_PROBE_FILE = "exp7_epirec_per_probe.json";
+export const EXP7_PER_ITEM_FILE = "exp7_per_item_scores.json";
 export const emobankModelFile = (embedder: string) => `exp7_emobank_model_${embedder}.json`;
 
 /** Estimates are asked for the same texts in part 1 and part 2: compute each text once per estimator. */
@@ -185,7 +185,7 @@ export const exp7: Experiment = {
       ...EPISODIC_PROTOCOL,
     };
     const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" };
-    const perProbePath = join(ctx.out, EXP7_PER_PROBE_FILE);
+    const perProbePath = join(ctx.out, EXP7_PER_ITEM_FILE);
     const perProbeRuns = await runsAfter(perProbePath, dataSha, ctx, ctx.embedderName, embedder, {
       hits_at_3: Object.fromEntries([...table.hits].map(([k, v]) => [k, Array.from(v)])),
       gate_fires: Object.fromEntries([...table.fires].map(([k, v]) => [k, Array.from(v)])),
@@ -215,6 +215,6 @@ export const exp7: Experiment = {
         `ρ(band) ${q.epirec_episodes.spearman_band.value} · AUC ${q.epirec_probes.auc_reflective.value} · reflective recall@3 fused ${fusedR.r3} gated ${gatedR.r3} (similarity ${retrieval[BASELINE]!.reflective!.r3})`,
       ];
     });
-    return { files: [EXP7_FILE, EXP7_PER_PROBE_FILE, modelFile], summary, counters: { probes: table.probeIds.length, estimators: estimators.length } };
+    return { files: [EXP7_FILE, EXP7_PER_ITEM_FILE, modelFile], summary, counters: { probes: table.probeIds.length, estimators: estimators.length } };
   },
 };
