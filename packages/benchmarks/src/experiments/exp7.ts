@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { emobankPredict, pyRound, type EmotionEstimate, type EmotionEstimator } from "@persode/core";
+import { checkEstimate, emobankPredict, pyRound, type EmotionEstimate, type EmotionEstimator } from "@persode/core";
 import { EMOBANK, EPIREC, LOCOMO, corpusCounts, loadEmoBank, sha256Hex } from "@persode/datasets";
 import { ORACLE_DESCRIPTION, buildEstimators } from "../emotion-estimators.js";
 import { locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
@@ -16,7 +16,7 @@ export const EXP7_FILE = "exp7_estimators.json";
 export const EXP7_PER_ITEM_FILE = "exp7_per_item_scores.json";
 export const emobankModelFile = (embedder: string) => `exp7_emobank_model_${embedder}.json`;
 
-/** Estimates are asked for the same texts in part 1 and part 2: compute each text once per estimator. */
+/** Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per estimator. */
 function memoized(est: EmotionEstimator): EmotionEstimator {
   const cache = new Map<string, EmotionEstimate>();
   return {
@@ -25,7 +25,7 @@ function memoized(est: EmotionEstimator): EmotionEstimator {
     ...(est.upperBound ? { upperBound: true } : {}),
     async estimate(texts) {
       const todo = [...new Set(texts.filter((t) => !cache.has(t)))];
-      if (todo.length > 0) (await est.estimate(todo)).forEach((e, i) => cache.set(todo[i]!, e));
+      if (todo.length > 0) (await est.estimate(todo)).forEach((e, i) => cache.set(todo[i]!, checkEstimate(e, `estimator "${est.name}"`, todo[i]!)));
       return texts.map((t) => cache.get(t)!);
     },
   };
