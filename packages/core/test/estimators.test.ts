@@ -6,6 +6,7 @@ import {
   afinnEstimator,
   afinnScore,
   calibrate,
+  checkEstimate,
   createEstimator,
   ESTIMATOR_NAMES,
   EMOTION_EXEMPLARS,
@@ -192,6 +193,13 @@ describe("oracle and registry", () => {
     expect(() => createEstimator("emobank")).toThrow(/needs a fitted EmoBank model/);
     expect(() => createEstimator("llm")).toThrow(/needs LLM options/);
     expect(() => createEstimator("nope")).toThrow(/unknown estimator "nope"; known: lexicon, vader/);
+  });
+
+  it("range-checks an estimate, naming the estimator and the text", () => {
+    expect(checkEstimate({ intensity: 0.4, valence: -0.2 }, "x", "t")).toEqual({ intensity: 0.4, valence: -0.2 });
+    expect(() => checkEstimate({ intensity: 1.2 }, 'estimator "llm"', "a very long text")).toThrow(/estimator "llm": E must be in \[0, 1\], got 1.2 for "a very long text"/);
+    expect(() => checkEstimate({ intensity: 0.5, valence: 2 }, "x", "t")).toThrow(/valence must be in/);
+    expect(() => checkEstimate({ intensity: Number.NaN }, "x", "t")).toThrow(/E must be in/);
   });
 
   it("puts any estimator behind the EmotionAnalyzer interface", async () => {
