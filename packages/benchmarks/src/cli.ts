@@ -17,7 +17,7 @@ import { StagedResults } from "./staging.js";
 const USAGE = `Usage: pnpm bench <target> [options]
 
 Targets:
-  all                 every experiment, Exp. 1–6 (then the report is rendered)
+  all                 every experiment, Exp. 1–7 (then the report is rendered)
 ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
   epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
   corpus              every strategy on your own journal corpus (two CSV files)

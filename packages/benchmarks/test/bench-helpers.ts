@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EPIREC, LOCOMO, LOCOMO_AUDIT, resolveDataset, type ResolveOptions } from "@persode/datasets";
+import { EMOBANK, EPIREC, LOCOMO, LOCOMO_AUDIT, resolveDataset, type ResolveOptions } from "@persode/datasets";
 import { vi } from "vitest";
 import { runCli } from "../src/index.js";
 
@@ -133,11 +133,17 @@ export async function runCliInProcess(argv: string[]): Promise<CliRun> {
  * as explicit paths, and a throw-away cache folder so the CLI's cache fill lands in `cacheDir`.
  */
 export async function pinnedDataEnv(cacheDir: string): Promise<Record<string, string>> {
-  const [locomo, epirec, audit] = await Promise.all([resolveDataset(LOCOMO, DATA_OPTIONS), resolveDataset(EPIREC, DATA_OPTIONS), resolveDataset(LOCOMO_AUDIT, DATA_OPTIONS)]);
+  const [locomo, epirec, audit, emobank] = await Promise.all([
+    resolveDataset(LOCOMO, DATA_OPTIONS),
+    resolveDataset(EPIREC, DATA_OPTIONS),
+    resolveDataset(LOCOMO_AUDIT, DATA_OPTIONS),
+    resolveDataset(EMOBANK, DATA_OPTIONS),
+  ]);
   return {
     [LOCOMO.envPathVar]: locomo.path,
     [EPIREC.envPathVar]: epirec.path,
     [LOCOMO_AUDIT.envPathVar]: audit.path,
+    [EMOBANK.envPathVar]: emobank.path,
     PERSODE_DATA_DIR: cacheDir,
     PERSODE_OFFLINE: "1",
   };

@@ -144,3 +144,38 @@ export {
   type IngestResult,
   type AgentReply,
 } from "./agent.js";
+
+// Emotion estimators (Exp. 7)
+/** An emotion estimator: E ∈ [0, 1] (and valence where it can) for any text, and the adapter that puts one behind the analyzer interface (Exp. 7). */
+export { polarityOf, checkEstimate, estimatorAnalyzer, type EmotionEstimate, type EmotionEstimator } from "./estimators/estimator.js";
+/** The keyword lexicon analyzer as an estimator (the paper's E). */
+export { lexiconEstimator } from "./estimators/lexicon.js";
+/** VADER (Hutto & Gilbert 2014): E from |compound|, valence from its sign. */
+export { vaderEstimator, vaderScores, VADER_NEUTRAL_BAND } from "./estimators/vader.js";
+/** AFINN-165 through the `sentiment` package: E from the normalised comparative score. */
+export { afinnEstimator, afinnScore, AFINN_NORMALIZATION_ALPHA } from "./estimators/afinn.js";
+/** Closed-form ridge regression (Cholesky), deterministic, for the EmoBank regressor. */
+export { fitRidge, ridgeProblem, solveRidge, predictLinear, cholesky, choleskySolve, type LinearModel, type RidgeProblem } from "./estimators/ridge.js";
+/** Pearson correlation. */
+export { pearson } from "./estimators/pearson.js";
+/** Percentile calibration of raw scores onto E ∈ [0, 1]. */
+export { quantilesOf, calibrate, CALIBRATION_POINTS } from "./estimators/calibration.js";
+export {
+  fitEmoBankModel,
+  emobankEstimator,
+  emobankPredict,
+  emobankIntensityScore,
+  EMOBANK_LAMBDAS,
+  EMOBANK_MODEL_FORMAT,
+  EMOBANK_MODEL_LICENSE,
+  type EmoBankExample,
+  type EmoBankModel,
+} from "./estimators/emobank.js";
+/** Zero-shot E from embedder cosine to emotion-exemplar sentences written for this project. */
+export { EMOTION_EXEMPLARS, prototypeSpace, prototypeScore, prototypeCalibration, prototypeEstimator, type PrototypeSpace } from "./estimators/prototype.js";
+/** An OpenAI-compatible LLM as an estimator. */
+export { llmEstimator } from "./estimators/llm.js";
+/** EpiRec's authored intensity band as E: an upper bound, never a method. */
+export { oracleEstimator } from "./estimators/oracle.js";
+/** Estimators by name. */
+export { createEstimator, ESTIMATOR_NAMES, type EstimatorName, type EstimatorParts } from "./estimators/registry.js";

@@ -9,7 +9,8 @@ import { DatasetError } from "./errors.js";
 import { parseJsonBytes } from "./json.js";
 import { parseLocomo } from "./locomo.js";
 import { parseLocomoAudit } from "./locomo-audit.js";
-import { EPIREC, LOCOMO, LOCOMO_AUDIT } from "./pinned.js";
+import { EMOBANK, EPIREC, LOCOMO, LOCOMO_AUDIT } from "./pinned.js";
+import { EMOBANK_SPLITS, parseEmoBank } from "./emobank.js";
 import { resolveDataset, type ResolveOptions } from "./resolve.js";
 
 const USAGE = "usage: node dist/cli.js [fetch|check]\n  fetch  resolve every pinned dataset (downloading if needed) and cache them\n  check  the same, offline: never downloads";
@@ -60,6 +61,17 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `${LOCOMO_AUDIT.fileName}: ${af.source} ${af.path}\n  sha256 ${af.sha256} (verified)\n` +
       `  resolve ${ms(d0, d1)}, parse and check against LoCoMo ${ms(d1, d2)}: ${audit.entries.length} audited questions, ${changed} with changed evidence\n`,
+  );
+
+  const e0 = performance.now();
+  const bf = await resolveDataset(EMOBANK, opts);
+  const e1 = performance.now();
+  const emobank = parseEmoBank(bf.bytes, bf.sha256, bf.path);
+  const e2 = performance.now();
+  const bySplit = EMOBANK_SPLITS.map((sp) => `${emobank.sentences.filter((x) => x.split === sp).length} ${sp}`).join(", ");
+  process.stdout.write(
+    `${EMOBANK.fileName}: ${bf.source} ${bf.path}\n  sha256 ${bf.sha256} (verified)\n` +
+      `  resolve ${ms(e0, e1)}, parse ${ms(e1, e2)}: ${emobank.sentences.length} sentences (${bySplit})\n`,
   );
   process.stdout.write(`total ${ms(t0, performance.now())}\n`);
   return 0;

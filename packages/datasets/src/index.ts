@@ -1,4 +1,4 @@
-export { LOCOMO, EPIREC, LOCOMO_AUDIT, PINNED_DATASETS, datasetLabel, type PinnedDataset } from "./pinned.js";
+export { LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK, PINNED_DATASETS, datasetLabel, type PinnedDataset } from "./pinned.js";
 export {
   resolveDataset,
   DEFAULT_DOWNLOAD_TIMEOUT_MS,
@@ -56,3 +56,4 @@ export {
   type CsvCorpusOptions,
   type CsvCorpusInput,
 } from "./csv.js";
+export { parseEmoBank, loadEmoBank, EMOBANK_SPLITS, EMOBANK_COLUMNS, type EmoBankSentence, type EmoBankDataset } from "./emobank.js";

@@ -1,7 +1,7 @@
 /** A public dataset pinned to one exact release: where to fetch it and the sha256 its bytes must have (docs/spec.md §8). */
 export interface PinnedDataset {
   /** Short key used in messages and by callers. */
-  name: "locomo" | "epirec" | "locomo-audit";
+  name: "locomo" | "epirec" | "locomo-audit" | "emobank";
   /** File name in the cache and in a mirror folder. */
   fileName: string;
   /** Pinned download URL (a commit-addressed raw file, so the bytes never move). */
@@ -56,11 +56,23 @@ export const LOCOMO_AUDIT: PinnedDataset = Object.freeze({
   envPathVar: "PERSODE_LOCOMO_AUDIT_PATH",
 });
 
+/** EmoBank (Buechel & Hahn, EACL 2017), 10,062 sentences with valence, arousal, dominance on 1–5 and a train/dev/test split; CC BY-SA 4.0 (Exp. 7). */
+export const EMOBANK: PinnedDataset = Object.freeze({
+  name: "emobank",
+  fileName: "emobank.csv",
+  url: "https://raw.githubusercontent.com/JULIELab/EmoBank/248ce2a43e165a66d31aeaed83cff9641d6654e0/corpus/emobank.csv",
+  sha256: "1ade4a4a453e880c0f39d0536d2b355e8a716e0cf88236c64cdb4d438cf9605b",
+  license: "CC BY-SA 4.0",
+  citation:
+    "Buechel, S., Hahn, U. (2017). EmoBank: Studying the Impact of Annotation Perspective and Representation Format on Dimensional Emotion Analysis. EACL 2017.",
+  envPathVar: "PERSODE_EMOBANK_PATH",
+});
+
 /** Every pinned dataset, in the order `persode-data fetch` resolves them (a mirror folder holds them all by `fileName`). */
-export const PINNED_DATASETS: readonly PinnedDataset[] = Object.freeze([LOCOMO, EPIREC, LOCOMO_AUDIT]);
+export const PINNED_DATASETS: readonly PinnedDataset[] = Object.freeze([LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK]);
 
 /** Human-readable label for messages, e.g. "LoCoMo (locomo10.json)". */
 export function datasetLabel(ds: PinnedDataset): string {
-  const pretty = ds.name === "locomo" ? "LoCoMo" : ds.name === "epirec" ? "EpiRec v1.0" : ds.name === "locomo-audit" ? "LoCoMo audit" : ds.name;
+  const pretty = ds.name === "locomo" ? "LoCoMo" : ds.name === "epirec" ? "EpiRec v1.0" : ds.name === "locomo-audit" ? "LoCoMo audit" : ds.name === "emobank" ? "EmoBank" : ds.name;
   return `${pretty} (${ds.fileName})`;
 }

@@ -34,10 +34,10 @@ export function costStatements(sections: readonly Section[], m: Manifest, opts: 
   }));
 }
 
-/** Which cost statements the experiments present must make (all five when Exp. 3, 5 and 6 exist). */
+/** Which cost statements the experiments present must make (all six when Exp. 3, 5, 6 and 7 exist). */
 function requiredCosts(sections: readonly Section[]): CostId[] {
   const has = (e: string) => sections.some((s) => s.experiment === e);
-  return COST_IDS.filter((c) => (c.startsWith("exp3") ? has("exp3") : c.startsWith("exp6") ? has("exp6") : has("exp5")));
+  return COST_IDS.filter((c) => (c.startsWith("exp3") ? has("exp3") : c.startsWith("exp6") ? has("exp6") : c.startsWith("exp7") ? has("exp7") : has("exp5")));
 }
 
 /** Problems with the claims behind the cost statements: a comparison that no longer holds, a missing provenance text. */

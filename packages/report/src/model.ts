@@ -13,6 +13,7 @@ import { exp5Section } from "./sections/exp5.js";
 import { exp5AuditSection } from "./sections/exp5-audit.js";
 import { exp6Section } from "./sections/exp6.js";
 import { beyondSection } from "./sections/beyond.js";
+import { exp7Section } from "./sections/exp7.js";
 
 /** Sections in experiment order and the manifest of their stated values. */
 export interface ReportModel {
@@ -28,6 +29,7 @@ const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc, rec: ManifestRecord
   exp5: exp5Section,
   "exp5-audit": exp5AuditSection,
   exp6: exp6Section,
+  exp7: exp7Section,
 };
 
 /** Build every section for the experiments present in `set`, recording the manifest as it goes. */

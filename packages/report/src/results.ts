@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { formatPath, resolvePath, type PathSegment } from "./json-path.js";
 
 /** The experiments the report knows, in the order they are presented. */
-export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp5-audit", "exp6"] as const;
+export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp5-audit", "exp6", "exp7"] as const;
 /** One experiment key. */
 export type Experiment = (typeof EXPERIMENTS)[number];
 /** A report section: one per experiment, plus "beyond" for the extended results. */
@@ -22,6 +22,7 @@ export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
   exp5: "exp5_locomo.json",
   "exp5-audit": "exp5_locomo_audited.json",
   exp6: "exp6_epirec.json",
+  exp7: "exp7_estimators.json",
 };
 
 /**

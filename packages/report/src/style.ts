@@ -35,7 +35,7 @@ export const SERIES_COLOURS = {
 } as const;
 
 /** Neutral grey for the recency baseline (carries no hue, so it never competes with the palette). */
-const BASELINE_GREY = "#8C8C8C";
+export const BASELINE_GREY = "#8C8C8C";
 
 const REGISTRY_COLOURS: Readonly<Record<string, string>> = {
   "recency-only": BASELINE_GREY,

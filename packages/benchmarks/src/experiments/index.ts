@@ -3,9 +3,10 @@ import { exp1, exp2, exp3 } from "./scenario-experiments.js";
 import { exp4 } from "./exp4-journals.js";
 import { exp5 } from "./exp5.js";
 import { exp6 } from "./exp6.js";
+import { exp7 } from "./exp7.js";
 
-/** The paper's six experiments, in order (docs/spec.md §7). */
-export const EXPERIMENTS: readonly Experiment[] = [exp1, exp2, exp3, exp4, exp5, exp6];
+/** The paper's six experiments (docs/spec.md §7), then Exp. 7 (the emotion-estimator study), in order. */
+export const EXPERIMENTS: readonly Experiment[] = [exp1, exp2, exp3, exp4, exp5, exp6, exp7];
 
 /** Find an experiment by id or alias (`locomo` = exp5, `epirec` = exp6). */
 export function findExperiment(name: string): Experiment | undefined {

@@ -9,6 +9,7 @@ import { exp5Figures } from "./exp5.js";
 import { exp5AuditFigures } from "./exp5-audit.js";
 import { exp6Figures } from "./exp6.js";
 import { beyondFigures } from "./beyond.js";
+import { exp7Figures } from "./exp7.js";
 
 const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc) => FigureSpec[]>> = {
   exp1: exp1Figures,
@@ -18,6 +19,7 @@ const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc) => FigureSpec[]>> =
   exp5: exp5Figures,
   "exp5-audit": exp5AuditFigures,
   exp6: exp6Figures,
+  exp7: exp7Figures,
 };
 
 /** Build the figure specs of every experiment present in `set`. */

@@ -1,0 +1,105 @@
+/**
+ * Exp. 7 part 2 on LoCoMo: Exp. 5's protocol (one store per conversation, one memory per turn, C = 0.5,
+ * now = last session + 1 day, the pre-registered question inclusion rules) with memory and query E from
+ * each estimator; evidence recall@5 per question for similarity-only, always-on fusion and the gate,
+ * summarised overall and per QA category with CIs and paired differences (compareToSimilarity).
+ * LoCoMo has no emotion labels, so the oracle does not run here.
+ */
+import { MemoryStore, fused, gateFires, gated, similarityOnly, type Embedder, type EmotionEstimator, type RetrievalStrategy } from "@persode/core";
+import type { LocomoDataset } from "@persode/datasets";
+import { BASELINE, MODES, columnKey, compareToSimilarity, type Mode } from "./estimator-retrieval.js";
+import { LOCOMO_CATEGORIES, selectQuestions, turnText, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
+import { mean, rankingMetrics } from "./metrics.js";
+import { DAY_MS, Progress, pyRound } from "@persode/util";
+import type { BootstrapSpec } from "./stats/bootstrap.js";
+
+const STRATEGY: Readonly<Record<Mode, RetrievalStrategy>> = { fused, gated };
+
+/** The included questions and every turn/question text (for embedding once with the rest of the run). */
+export function locomoTexts(data: LocomoDataset): { questions: LocomoQuestion[]; texts: string[] } {
+  const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
+  const questions = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded));
+  const texts = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
+  return { questions, texts: [...texts, ...questions.map((q) => q.question)] };
+}
+
+/** Per-question evidence recall@5 of every column, and each estimator's gate firing. */
+export interface LocomoTable {
+  categories: number[];
+  recall5: Map<string, Float64Array>;
+  fires: Map<string, Uint8Array>;
+}
+
+/** Rank every included question with each (non-oracle) estimator's E. */
+export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Embedder, vectors: Map<string, Float64Array>, estimators: readonly EmotionEstimator[]): Promise<LocomoTable> {
+  const { questions } = locomoTexts(data);
+  const n = questions.length;
+  const recall5 = new Map<string, Float64Array>();
+  const fires = new Map<string, Uint8Array>();
+  const turns = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
+  const progress = new Progress(`exp7 LoCoMo (${embedder.name}): ranking`, { total: n * estimators.length });
+  for (const est of estimators) {
+    const turnE = await est.estimate(turns);
+    const qE = await est.estimate(questions.map((q) => q.question));
+    const base = new Float64Array(n);
+    const cols = Object.fromEntries(MODES.map((m) => [m, new Float64Array(n)])) as Record<Mode, Float64Array>;
+    const fire = new Uint8Array(n);
+    let ti = 0;
+    let qi = 0;
+    for (let c = 0; c < data.conversations.length; c++) {
+      const conv = data.conversations[c]!;
+      const store = new MemoryStore({ embedder });
+      const diaIds: string[] = [];
+      let latest = -Infinity;
+      for (const session of conv.sessions) {
+        latest = Math.max(latest, session.timestampMs);
+        session.turns.forEach((t, i) => {
+          const text = turnText(t);
+          store.addEmbedded({ id: `${conv.sampleId}#${diaIds.length}`, text, emotionalIntensity: turnE[ti++]!.intensity, contextualRelevance: 0.5, createdAt: session.timestampMs + i * 1000 }, vectors.get(text)!);
+          diaIds.push(t.diaId);
+        });
+      }
+      const nowMs = latest + DAY_MS;
+      const indexOfDia = new Map(diaIds.map((d, i) => [d, i]));
+      const columns = store.columns();
+      for (; qi < n && questions[qi]!.conversation === c; qi++) {
+        const q = questions[qi]!;
+        const intensity = qE[qi]!.intensity;
+        fire[qi] = gateFires(intensity) ? 1 : 0;
+        const ctx = store.context({ text: q.question, vector: vectors.get(q.question)!, intensity }, nowMs, columns);
+        const relevant = new Uint8Array(diaIds.length);
+        for (const g of q.gold) relevant[indexOfDia.get(g)!] = 1;
+        const r5 = (s: RetrievalStrategy) => rankingMetrics(s.rank(ctx), relevant, q.gold.length, [5]).recall[0]!;
+        base[qi] = r5(similarityOnly);
+        for (const m of MODES) cols[m][qi] = r5(STRATEGY[m]);
+        progress.tick();
+      }
+    }
+    const prev = recall5.get(BASELINE);
+    if (!prev) recall5.set(BASELINE, base);
+    else if (prev.some((v, i) => v !== base[i])) throw new Error(`exp7: LoCoMo similarity-only changed with estimator "${est.name}"`);
+    for (const m of MODES) recall5.set(columnKey(est.name, m), cols[m]);
+    fires.set(est.name, fire);
+  }
+  progress.finish();
+  return { categories: questions.map((q) => q.category), recall5, fires };
+}
+
+/** Evidence recall@5 overall and per category for every column, with CIs and paired differences (rounded to 4). */
+export function summarizeLocomo(table: LocomoTable, spec: BootstrapSpec, label: string) {
+  const strata: [string, number[]][] = [["overall", table.categories.map((_, i) => i)]];
+  for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES)) strata.push([name, table.categories.flatMap((c, i) => (c === Number(cat) ? [i] : []))]);
+  const out: Record<string, Record<string, { n: number; recall5: number; ci95: [number, number]; paired_vs_similarity?: { diff: number; ci95: [number, number] } }>> = {};
+  for (const key of table.recall5.keys()) out[key] = {};
+  for (const [name, idx] of strata) {
+    if (idx.length === 0) continue;
+    const u = compareToSimilarity(table.recall5, idx, spec, `${label}/${name}`, 4);
+    for (const [key, v] of table.recall5) {
+      const cu = u.get(key)!;
+      out[key]![name] = { n: idx.length, recall5: pyRound(mean(idx.map((i) => v[i]!)), 4), ci95: cu.ci95.value!, ...(cu.paired?.value ? { paired_vs_similarity: cu.paired.value } : {}) };
+    }
+  }
+  const gate: Record<string, number> = {};
+  for (const [k, f] of table.fires) gate[k] = pyRound(mean(f), 4);
+  return { retrieval: out, gate_rate: gate };
+}

@@ -1,0 +1,151 @@
+/**
+ * Exp. 7 part 2 — retrieval with each estimator's E: EpiRec with the Exp. 6 protocol (one store per
+ * persona, C = 0.5, now = reference_now, top-3), memory E and query E from the estimator, ranked by
+ * similarity-only, always-on fusion (α = 0.5) and the emotion gate (fusion iff query E ≥ 0.6).
+ * recall@3 per stratum (probe type × intensity band, each type, reflective, overall) with CIs and
+ * paired differences against similarity-only, all from one set of resamples per stratum.
+ */
+import { MemoryStore, fused, gateFires, gated, similarityOnly, type Embedder, type EmotionEstimator, type RetrievalStrategy } from "@persode/core";
+import type { EpisodicCorpus } from "@persode/datasets";
+import { EPISODIC_PROTOCOL, FACTUAL } from "./episodic.js";
+import { mean, rankOf } from "./metrics.js";
+import { Progress, pyRound } from "@persode/util";
+import type { BootstrapSpec } from "./stats/bootstrap.js";
+import { strategyUncertainty, type StrategyUncertainty } from "./uncertainty.js";
+
+/** The baseline column: similarity-only ranking, which no estimator's E can change. */
+export const BASELINE = "similarity-only";
+/** The two E-dependent strategies Exp. 7 compares with the baseline. */
+export const MODES = ["fused", "gated"] as const;
+/** One E-dependent strategy. */
+export type Mode = (typeof MODES)[number];
+const STRATEGY: Readonly<Record<Mode, RetrievalStrategy>> = { fused, gated };
+
+/** Column key of an estimator's strategy in the per-probe table, e.g. "vader/fused". */
+export function columnKey(estimator: string, mode: Mode): string {
+  return `${estimator}/${mode}`;
+}
+
+/** Per-probe hits of every column, aligned on the corpus' probes (persona, episode, probe order). */
+export interface PerProbeTable {
+  probeIds: string[];
+  types: string[];
+  bands: string[];
+  /** Column → 1 when the target is in the top 3, else 0. */
+  hits: Map<string, Uint8Array>;
+  /** Estimator → 1 when its gate fused on the probe. */
+  fires: Map<string, Uint8Array>;
+}
+
+/** Rank every probe with every estimator's E; similarity-only once (checked identical for every estimator). */
+export async function rankWithEstimators(corpus: EpisodicCorpus, embedder: Embedder, vectors: Map<string, Float64Array>, estimators: readonly EmotionEstimator[]): Promise<PerProbeTable> {
+  const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ episode: e, probe: q }))));
+  const n = probes.length;
+  const k = EPISODIC_PROTOCOL.top_k_primary;
+  const hits = new Map<string, Uint8Array>();
+  const fires = new Map<string, Uint8Array>();
+  const progress = new Progress(`exp7 (${embedder.name}): ranking`, { total: n * estimators.length });
+  for (const est of estimators) {
+    const episodes = corpus.personas.flatMap((p) => p.episodes);
+    const memE = await est.estimate(episodes.map((e) => e.text));
+    const qE = await est.estimate(probes.map((p) => p.probe.query));
+    const base = new Uint8Array(n);
+    const cols = Object.fromEntries(MODES.map((m) => [m, new Uint8Array(n)])) as Record<Mode, Uint8Array>;
+    const fire = new Uint8Array(n);
+    let pi = 0;
+    let ei = 0;
+    for (const persona of corpus.personas) {
+      const store = new MemoryStore({ embedder });
+      for (const e of persona.episodes) {
+        store.addEmbedded({ id: e.id, text: e.text, emotionalIntensity: memE[ei++]!.intensity, contextualRelevance: EPISODIC_PROTOCOL.stored_C, createdAt: e.timestampMs }, vectors.get(e.text)!);
+      }
+      const columns = store.columns();
+      for (const [target, e] of persona.episodes.entries()) {
+        for (const q of e.probes) {
+          const intensity = qE[pi]!.intensity;
+          fire[pi] = gateFires(intensity) ? 1 : 0;
+          const ctx = store.context({ text: q.query, vector: vectors.get(q.query)!, intensity }, corpus.referenceNowMs, columns);
+          const hit = (s: RetrievalStrategy) => {
+            const r = rankOf(s.rank(ctx), target);
+            return r >= 1 && r <= k ? 1 : 0;
+          };
+          base[pi] = hit(similarityOnly);
+          for (const m of MODES) cols[m][pi] = hit(STRATEGY[m]);
+          pi++;
+          progress.tick();
+        }
+      }
+    }
+    const prev = hits.get(BASELINE);
+    if (!prev) hits.set(BASELINE, base);
+    else if (prev.some((v, i) => v !== base[i])) throw new Error(`exp7: similarity-only changed with estimator "${est.name}" — E must not enter the α = 1 ranking`);
+    for (const m of MODES) hits.set(columnKey(est.name, m), cols[m]);
+    fires.set(est.name, fire);
+  }
+  progress.finish();
+  return {
+    probeIds: probes.map((p) => p.probe.id),
+    types: probes.map((p) => p.probe.type),
+    bands: probes.map((p) => p.episode.intensityBand ?? ""),
+    hits,
+    fires,
+  };
+}
+
+/** The strata reported, in order: overall, reflective, each probe type, then each type × band. */
+export function strata(table: PerProbeTable): [string, number[]][] {
+  const idx = (f: (i: number) => boolean) => table.types.flatMap((_, i) => (f(i) ? [i] : []));
+  const types = [...new Set(table.types)].sort();
+  const bands = ["low", "mild", "high"].filter((b) => table.bands.includes(b));
+  const out: [string, number[]][] = [
+    ["overall", idx(() => true)],
+    ["reflective", idx((i) => table.types[i] !== FACTUAL)],
+  ];
+  for (const t of types) out.push([t, idx((i) => table.types[i] === t)]);
+  for (const t of types) for (const b of bands) out.push([`${t}·${b}`, idx((i) => table.types[i] === t && table.bands[i] === b)]);
+  return out.filter(([, ix]) => ix.length > 0);
+}
+
+/**
+ * The comparison with similarity-only on one stratum: CIs of every column and each column's paired
+ * difference, from one resample set (label-seeded). Per-probe arrays in, so a paired randomization
+ * test can be added on exactly the same inputs.
+ */
+export function compareToSimilarity(columns: ReadonlyMap<string, ArrayLike<number>>, idx: readonly number[], spec: BootstrapSpec, label: string, digits = 3): Map<string, StrategyUncertainty> {
+  const metrics = [...columns].map(([key, v]) => ({ key, values: { value: Float64Array.from(idx, (i) => v[i]!) } }));
+  return strategyUncertainty(metrics, spec, label, digits, BASELINE);
+}
+
+/** One stratum's numbers for one column. */
+export interface StratumResult {
+  n: number;
+  r3: number;
+  ci95: [number, number];
+  paired_vs_similarity?: { diff: number; ci95: [number, number] };
+}
+
+/** recall@3 per stratum for every column, with CIs and paired differences (rounded to 3). */
+export function summarizeRetrieval(table: PerProbeTable, spec: BootstrapSpec, label: string): Record<string, Record<string, StratumResult>> {
+  const out: Record<string, Record<string, StratumResult>> = {};
+  for (const key of table.hits.keys()) out[key] = {};
+  for (const [name, idx] of strata(table)) {
+    const u = compareToSimilarity(table.hits, idx, spec, `${label}/${name}`);
+    for (const [key, v] of table.hits) {
+      const cu = u.get(key)!;
+      const r: StratumResult = { n: idx.length, r3: pyRound(mean(idx.map((i) => v[i]!)), 3), ci95: cu.ci95.value! };
+      if (cu.paired?.value) r.paired_vs_similarity = cu.paired.value;
+      out[key]![name] = r;
+    }
+  }
+  return out;
+}
+
+/** Gate firing rate per probe type for each estimator (fraction of probes whose query E ≥ 0.6). */
+export function gateRates(table: PerProbeTable): Record<string, Record<string, number>> {
+  const types = [...new Set(table.types)].sort();
+  const out: Record<string, Record<string, number>> = {};
+  for (const [name, f] of table.fires) {
+    out[name] = Object.fromEntries(types.map((t) => [t, pyRound(mean(table.types.flatMap((tt, i) => (tt === t ? [f[i]!] : []))), 4)]));
+  }
+  return out;
+}

@@ -1,0 +1,221 @@
+import { join } from "node:path";
+import { pyRound } from "@persode/util";
+import { checkEstimate, emobankPredict, type EmotionEstimate, type EmotionEstimator } from "@persode/core";
+import { EMOBANK, EPIREC, LOCOMO, corpusCounts, loadEmoBank, sha256Hex } from "@persode/datasets";
+import { ORACLE_DESCRIPTION, buildEstimators } from "../emotion-estimators.js";
+import { locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
+import { estimatorQuality } from "../estimator-quality.js";
+import { BASELINE, MODES, columnKey, gateRates, rankWithEstimators, strata, summarizeRetrieval, type PerProbeTable } from "../estimator-retrieval.js";
+import { EPISODIC_PROTOCOL } from "../episodic.js";
+import { mean } from "../metrics.js";
+import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/correlation.js";
+import { formatJson, meta, runsAfter, writeAtomic } from "../results.js";
+import type { Experiment } from "./experiment.js";
+
+/** Results file of Exp. 7, its per-probe companion and the fitted EmoBank model's file name. */
+const EXP7_FILE = "exp7_estimators.json";
+const EXP7_PER_ITEM_FILE = "exp7_per_item_scores.json";
+const emobankModelFile = (embedder: string) => `exp7_emobank_model_${embedder}.json`;
+
+/** Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per estimator. */
+function memoized(est: EmotionEstimator): EmotionEstimator {
+  const cache = new Map<string, EmotionEstimate>();
+  return {
+    name: est.name,
+    description: est.description,
+    ...(est.upperBound ? { upperBound: true } : {}),
+    async estimate(texts) {
+      const todo = [...new Set(texts.filter((t) => !cache.has(t)))];
+      if (todo.length > 0) (await est.estimate(todo)).forEach((e, i) => cache.set(todo[i]!, checkEstimate(e, `estimator "${est.name}"`, todo[i]!)));
+      return texts.map((t) => cache.get(t)!);
+    },
+  };
+}
+
+/**
+ * Share of the oracle's gain over similarity-only that a column reaches on each stratum where the
+ * oracle gains at all: (recall − similarity) / (oracle recall − similarity); null where the oracle
+ * does not gain (no headroom to close).
+ */
+function headroomClosed(table: PerProbeTable, estimators: readonly EmotionEstimator[]): Record<string, Record<string, number | null>> {
+  const base = table.hits.get(BASELINE)!;
+  const oracle = estimators.find((e) => e.upperBound);
+  const out: Record<string, Record<string, number | null>> = {};
+  if (!oracle) return out;
+  const strataList = strata(table);
+  for (const est of estimators.filter((e) => !e.upperBound)) {
+    for (const m of MODES) {
+      const col = table.hits.get(columnKey(est.name, m))!;
+      const orc = table.hits.get(columnKey(oracle.name, m))!;
+      const row: Record<string, number | null> = {};
+      for (const [name, idx] of strataList) {
+        const b = mean(idx.map((i) => base[i]!));
+        const room = mean(idx.map((i) => orc[i]!)) - b;
+        row[name] = room > 0 ? pyRound((mean(idx.map((i) => col[i]!)) - b) / room, 3) : null;
+      }
+      out[columnKey(est.name, m)] = row;
+    }
+  }
+  return out;
+}
+
+/** Real-estimator columns whose paired difference to similarity-only has a 95 % CI entirely above 0. */
+function significantWins(retrieval: ReturnType<typeof summarizeRetrieval>, estimators: readonly EmotionEstimator[]) {
+  const wins: { column: string; stratum: string; diff: number; ci95: [number, number] }[] = [];
+  for (const est of estimators.filter((e) => !e.upperBound)) {
+    for (const m of MODES) {
+      const key = columnKey(est.name, m);
+      for (const [stratum, r] of Object.entries(retrieval[key]!)) {
+        const p = r.paired_vs_similarity;
+        if (p && p.ci95[0] > 0) wins.push({ column: key, stratum, diff: p.diff, ci95: p.ci95 });
+      }
+    }
+  }
+  return wins;
+}
+
+/** The column (real estimators only) with the largest paired gain on a stratum, and that gain. */
+function bestOn(retrieval: ReturnType<typeof summarizeRetrieval>, estimators: readonly EmotionEstimator[], stratum: string) {
+  let best: { column: string; diff: number; ci95: [number, number] } | undefined;
+  for (const est of estimators.filter((e) => !e.upperBound)) {
+    for (const m of MODES) {
+      const key = columnKey(est.name, m);
+      const p = retrieval[key]![stratum]?.paired_vs_similarity;
+      if (p && (!best || p.diff > best.diff)) best = { column: key, diff: p.diff, ci95: p.ci95 };
+    }
+  }
+  return best ?? null;
+}
+
+/** The stratum where the oracle gains most over similarity-only, and how much of that the best real column closes. */
+function headroom(retrieval: ReturnType<typeof summarizeRetrieval>, closed: Record<string, Record<string, number | null>>, estimators: readonly EmotionEstimator[]) {
+  const oracle = estimators.find((e) => e.upperBound);
+  if (!oracle) return null;
+  let top: { stratum: string; column: string; diff: number; ci95: [number, number] } | undefined;
+  for (const m of MODES) {
+    const col = columnKey(oracle.name, m);
+    for (const [stratum, r] of Object.entries(retrieval[col]!)) {
+      const p = r.paired_vs_similarity;
+      if (p && p.diff > 0 && (!top || p.diff > top.diff)) top = { stratum, column: col, diff: p.diff, ci95: p.ci95 };
+    }
+  }
+  if (!top) return null;
+  let best: { column: string; closed: number } | undefined;
+  for (const [col, row] of Object.entries(closed)) {
+    const c = row[top.stratum];
+    if (c !== null && c !== undefined && (!best || c > best.closed)) best = { column: col, closed: c };
+  }
+  return { stratum: top.stratum, oracle_column: top.column, oracle_diff: top.diff, oracle_ci95: top.ci95, best_column: best?.column ?? null, best_closed: best?.closed ?? null };
+}
+
+/** Per-probe tables are long 0/1 arrays: keep each on one line so the file stays readable. */
+function formatPerProbe(obj: unknown): string {
+  return formatJson(obj).replace(/\[\n\s+([^\]{}]*?)\n\s+\]/g, (_, body: string) => `[${body.split(/,\n\s+/).join(", ")}]`);
+}
+
+export const exp7: Experiment = {
+  id: "exp7",
+  aliases: ["estimators"],
+  title: "Exp. 7 — which emotion estimator makes salience earn its keep",
+  async run(ctx) {
+    const corpus = await ctx.epirec();
+    const emobank = await loadEmoBank();
+    const locomo = await ctx.locomo();
+    const embedder = await ctx.embedder();
+    const dataSha = sha256Hex(new TextEncoder().encode(`${corpus.sha256}\n${emobank.sha256}\n${locomo.sha256}\n`));
+    const spec = { seed: ctx.seed, samples: ctx.samples };
+    const built = await buildEstimators(emobank, corpus, embedder, locomoTexts(locomo).texts);
+    const estimators = built.estimators.map(memoized);
+    const label = `exp7/${embedder.name}`;
+    const quality = await estimatorQuality(estimators, corpus, emobank, spec, label);
+    const table = await rankWithEstimators(corpus, embedder, built.vectors, estimators);
+    const retrieval = summarizeRetrieval(table, spec, `${label}/retrieval`);
+    const closed = headroomClosed(table, estimators);
+    const locomoTable = await rankLocomoWithEstimators(locomo, embedder, built.vectors, estimators.filter((e) => !e.upperBound));
+    const locomoRun = summarizeLocomo(locomoTable, spec, `${label}/locomo`);
+    const modelFile = emobankModelFile(ctx.embedderName);
+    const m = built.emobankModel;
+    const test = emobank.sentences.filter((s) => s.split === "test");
+    const pred = test.map((s) => emobankPredict(m, built.vectors.get(s.text)!));
+    const [pa, pv, ga, gv] = [pred.map((p) => p.arousal), pred.map((p) => p.valence), test.map((s) => s.arousal), test.map((s) => s.valence)].map((xs) => Float64Array.from(xs));
+    const r4 = (x: StatWithCi) => ({ value: pyRound(x.value, 4), ci95: x.ci95 ? [pyRound(x.ci95[0], 4), pyRound(x.ci95[1], 4)] : null });
+    const testR = bootstrapStatistics(
+      test.length,
+      { arousal: (i) => pearson(pick(pa!, i), pick(ga!, i)), valence: (i) => pearson(pick(pv!, i), pick(gv!, i)) },
+      spec,
+      `${label}/emobank-test`,
+    );
+    const run = {
+      estimators: Object.fromEntries(estimators.map((e) => [e.name, { description: e.description, upper_bound: e.upperBound === true }])),
+      emobank_model: {
+        file: modelFile,
+        license: m.license,
+        lambda: m.training.lambda,
+        test_pearson: { arousal: r4(testR.arousal!), valence: r4(testR.valence!) },
+        dev_pearson: m.training.dev_pearson.map((d) => ({ lambda: d.lambda, arousal: pyRound(d.arousal, 4), valence: pyRound(d.valence, 4) })),
+      },
+      quality,
+      retrieval,
+      gate_rate: gateRates(table),
+      headroom_closed: closed,
+      locomo: locomoRun,
+      answer: {
+        locomo_significant_wins: Object.entries(locomoRun.retrieval).flatMap(([column, strata]) =>
+          Object.entries(strata).flatMap(([stratum, r]) => (r.paired_vs_similarity && r.paired_vs_similarity.ci95[0] > 0 ? [{ column, stratum, diff: r.paired_vs_similarity.diff, ci95: r.paired_vs_similarity.ci95 }] : [])),
+        ),
+        headroom: headroom(retrieval, closed, estimators),
+        significant_wins: significantWins(retrieval, estimators),
+        best_reflective: bestOn(retrieval, estimators, "reflective"),
+        best_reflective_implicit: bestOn(retrieval, estimators, "reflective_implicit"),
+      },
+    };
+    const path = join(ctx.out, EXP7_FILE);
+    const runs = await runsAfter(path, dataSha, ctx, ctx.embedderName, embedder, run);
+    const counts = corpusCounts(corpus);
+    const benchmark = {
+      name: "EpiRec v1.0 + EmoBank + LoCoMo",
+      epirec: { url: "https://github.com/sukoji/epirec", probes: counts.probes, episodes: counts.episodes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
+      emobank: { url: "https://github.com/JULIELab/EmoBank", sentences: emobank.sentences.length, test: emobank.sentences.filter((s) => s.split === "test").length, license: EMOBANK.license, data_sha256: emobank.sha256 },
+      locomo: { url: "https://github.com/snap-research/locomo", questions: locomoTable.categories.length, license: LOCOMO.license, data_sha256: locomo.sha256 },
+      data_sha256: dataSha,
+    };
+    const protocol = {
+      note: "nothing is fitted on EpiRec or LoCoMo labels: the EmoBank regressor is trained on EmoBank train (λ on dev), the prototype estimator is calibrated on EmoBank train text only; the oracle reads EpiRec's authored labels and is an upper bound, never a method (LoCoMo has no emotion labels, so no oracle runs there); LoCoMo follows the Exp. 5 protocol with evidence recall@5",
+      oracle: ORACLE_DESCRIPTION,
+      gate: "fusion iff estimator E >= 0.6 on the query",
+      ...EPISODIC_PROTOCOL,
+    };
+    const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" };
+    const perProbePath = join(ctx.out, EXP7_PER_ITEM_FILE);
+    const perProbeRuns = await runsAfter(perProbePath, dataSha, ctx, ctx.embedderName, embedder, {
+      hits_at_3: Object.fromEntries([...table.hits].map(([k, v]) => [k, Array.from(v)])),
+      gate_fires: Object.fromEntries([...table.fires].map(([k, v]) => [k, Array.from(v)])),
+      locomo_evidence_recall_at_5: Object.fromEntries([...locomoTable.recall5].map(([k, v]) => [k, Array.from(v)])),
+    });
+    await writeAtomic(join(ctx.out, modelFile), formatJson({ ...m, generated_by: `pnpm bench ${ctx.target}`, data_sha256: emobank.sha256 }));
+    await writeAtomic(
+      perProbePath,
+      formatPerProbe({
+        note: "per-probe recall@3 hits (1 = target in the top 3) of every Exp. 7 EpiRec column, aligned on probe_ids, and per-question LoCoMo evidence recall@5 in Exp. 5's question order: the paired inputs of every comparison with similarity-only",
+        probe_ids: table.probeIds,
+        probe_types: table.types,
+        intensity_bands: table.bands,
+        benchmark: { data_sha256: dataSha },
+        bootstrap,
+        runs: perProbeRuns,
+        meta: meta(ctx.seed, Object.keys(perProbeRuns), ctx.target, dataSha),
+      }),
+    );
+    await writeAtomic(path, formatJson({ benchmark, protocol, bootstrap, runs, meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha) }));
+    const summary: [string, string][] = estimators.map((e) => {
+      const q = quality[e.name]!;
+      const fusedR = retrieval[columnKey(e.name, "fused")]!.reflective!;
+      const gatedR = retrieval[columnKey(e.name, "gated")]!.reflective!;
+      return [
+        `${e.name}${e.upperBound ? " (upper bound)" : ""} [${ctx.embedderName}]`,
+        `ρ(band) ${q.epirec_episodes.spearman_band.value} · AUC ${q.epirec_probes.auc_reflective.value} · reflective recall@3 fused ${fusedR.r3} gated ${gatedR.r3} (similarity ${retrieval[BASELINE]!.reflective!.r3})`,
+      ];
+    });
+    return { files: [EXP7_FILE, EXP7_PER_ITEM_FILE, modelFile], summary, counters: { probes: table.probeIds.length, estimators: estimators.length } };
+  },
+};

@@ -1,0 +1,290 @@
+/**
+ * Exp. 7 section: which emotion estimator makes salience earn its keep — estimator quality (part 1),
+ * EpiRec recall@3 differences to similarity-only per stratum (part 2), the answer, and the cost of fusion.
+ * The oracle reads EpiRec's authored labels: it is always labelled an upper bound, never a method.
+ */
+import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
+import type { ManifestRecorder, Ref } from "../manifest.js";
+import type { PathSegment } from "../json-path.js";
+import { getArray, getBoolean, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
+import { embedderName } from "../style.js";
+import { bootstrapSentence, embeddersOf, toleranceOf } from "./common.js";
+
+/** The two E-dependent strategies and their display names. */
+export const EXP7_MODES: ReadonlyArray<{ key: string; label: string }> = [
+  { key: "fused", label: "fused" },
+  { key: "gated", label: "gated" },
+];
+
+/** The strata of the retrieval table, in column order, with display names. */
+const EXP7_STRATA: ReadonlyArray<{ key: string; label: string }> = [
+  { key: "overall", label: "overall" },
+  { key: "reflective", label: "reflective" },
+  ...["factual", "reflective_explicit", "reflective_implicit"].flatMap((t) =>
+    ["low", "mild", "high"].map((b) => ({ key: `${t}·${b}`, label: `${t.replace("reflective_", "refl. ").replace("factual", "fact.")} ${b}` })),
+  ),
+];
+
+/** Display name of a stratum key, e.g. "reflective_explicit·high" → "reflective explicit · high". */
+function stratumLabel(key: string): string {
+  return key.replace(/_/g, " ").replace("·", " · ");
+}
+
+/** Display name of an estimator: the oracle always carries "(upper bound)". */
+export function estimatorLabel(doc: ResultDoc, emb: string, name: string): string {
+  return getBoolean(doc, ["runs", emb, "estimators", name, "upper_bound"]) ? `${name} (upper bound)` : name;
+}
+
+/** Real estimators and upper bounds of one run, in file order. */
+export function estimatorsOf(doc: ResultDoc, emb: string): { real: string[]; bounds: string[] } {
+  const names = getKeys(doc, ["runs", emb, "estimators"]);
+  const bound = (n: string) => getBoolean(doc, ["runs", emb, "estimators", n, "upper_bound"]);
+  return { real: names.filter((n) => !bound(n)), bounds: names.filter(bound) };
+}
+
+function statCell(rec: ManifestRecorder, doc: ResultDoc, path: PathSegment[], id: string, tol: number): Cell {
+  if (!hasPath(doc, path) || getValueIsNull(doc, path)) return ["—"];
+  const v = rec.num(doc, [...path, "value"], id, 2, tol);
+  if (!hasPath(doc, [...path, "ci95"]) || getValueIsNull(doc, [...path, "ci95"])) return [v];
+  return [v, " [", rec.num(doc, [...path, "ci95", 0], `${id}.lo`, 2, tol), ", ", rec.num(doc, [...path, "ci95", 1], `${id}.hi`, 2, tol), "]"];
+}
+
+function getValueIsNull(doc: ResultDoc, path: PathSegment[]): boolean {
+  let v: unknown = doc.data;
+  for (const seg of path) v = v === null || v === undefined ? undefined : (v as Record<string | number, unknown>)[seg as string | number];
+  return v === null;
+}
+
+/** Build the Exp. 7 section, recording every stated number. */
+export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
+  const embedders = embeddersOf(doc);
+  const blocks: Section["blocks"] = [
+    { kind: "figure", figure: "exp7_quality_gain", alt: "Estimator quality (Spearman rho with EpiRec intensity band) against the paired recall@3 difference to similarity-only on reflective probes, fused and gated, one panel per embedder", inReadme: true },
+  ];
+  const probes = rec.num(doc, ["benchmark", "epirec", "probes"], "exp7.benchmark.epirec.probes", 0);
+  const episodes = rec.num(doc, ["benchmark", "epirec", "episodes"], "exp7.benchmark.epirec.episodes", 0);
+  const testN = rec.num(doc, ["benchmark", "emobank", "test"], "exp7.benchmark.emobank.test", 0);
+  const intro: Inline[] = [
+    "The paper's open problem — the salience prior needs a better emotion estimator — as a table. Each estimator supplies E for every memory and every query; nothing is fitted on EpiRec labels. Quality: Spearman ρ of episode E with EpiRec's authored intensity band and agreement of its valence class with the authored valence (",
+    episodes,
+    " episodes), Pearson r of E with EmoBank test arousal and of its valence with EmoBank valence (",
+    testN,
+    " sentences), and the AUC of query E separating reflective from factual probes (",
+    probes,
+    " probes). Retrieval: EpiRec with the Exp. 6 protocol, memory and query E from the estimator, always-on fusion (α = 0.5) and the gate (fusion iff query E ≥ 0.6).",
+    ...bootstrapSentence(doc, rec, "exp7"),
+  ];
+  blocks.push({ kind: "paragraph", parts: intro });
+  const oracleNote: Inline[] = [strong("Oracle."), " The oracle is an upper bound, not a method: ", rec.text(doc, ["protocol", "oracle"], "exp7.protocol.oracle"), "."];
+  blocks.push({ kind: "paragraph", parts: oracleNote });
+
+  const answer: Inline[] = [strong("Answer.")];
+  const cost: Inline[] = [strong("Cost."), " Always-on fusion scores below similarity-only on reflective probes (recall@3) with every real estimator"];
+  const costChecks: Comparison[] = [];
+  embedders.forEach((emb, ei) => {
+    const tol = toleranceOf(emb);
+    const { real, bounds } = estimatorsOf(doc, emb);
+    const all = [...real, ...bounds];
+    const q = (name: string) => ["runs", emb, "quality", name];
+    const qid = (name: string, m: string) => `exp7.${emb}.${name}.quality.${m}`;
+    // Model line: EmoBank regressor.
+    const model = ["runs", emb, "emobank_model"];
+    blocks.push({
+      kind: "paragraph",
+      parts: [
+        `EmoBank regressor (${embedderName(emb)}): ridge regression on `,
+        `${embedderName(emb)} embeddings, λ = `,
+        rec.num(doc, [...model, "lambda"], `exp7.${emb}.emobank_model.lambda`, getNumber(doc, [...model, "lambda"]) < 1 ? 2 : 0),
+        " chosen on the dev split; on the test split Pearson r = ",
+        rec.num(doc, [...model, "test_pearson", "arousal", "value"], `exp7.${emb}.emobank_model.test_r.arousal`, 2, tol),
+        " (arousal) and ",
+        rec.num(doc, [...model, "test_pearson", "valence", "value"], `exp7.${emb}.emobank_model.test_r.valence`, 2, tol),
+        " (valence). Its weights (",
+        { code: `results/${getString(doc, [...model, "file"])}` },
+        ", written by ",
+        { code: "pnpm bench exp7" },
+        ") are derived from EmoBank and so licensed ",
+        rec.text(doc, [...model, "license"], `exp7.${emb}.emobank_model.license`),
+        ".",
+      ],
+    });
+    blocks.push({
+      kind: "table",
+      caption: `Exp. 7 — estimator quality, ${embedderName(emb)} embedder`,
+      header: ["estimator", "ρ with EpiRec band", "EpiRec valence agreement", "EmoBank r arousal", "EmoBank r valence", "reflective AUC", "gate rate factual", "gate rate refl. explicit", "gate rate refl. implicit"],
+      numeric: [false, true, true, true, true, true, true, true, true],
+      rows: all.map((name) => [
+        [estimatorLabel(doc, emb, name)],
+        statCell(rec, doc, [...q(name), "epirec_episodes", "spearman_band"], qid(name, "spearman_band"), tol),
+        statCell(rec, doc, [...q(name), "epirec_episodes", "valence_agreement"], qid(name, "valence_agreement"), tol),
+        statCell(rec, doc, [...q(name), "emobank_test", "pearson_arousal"], qid(name, "pearson_arousal"), tol),
+        statCell(rec, doc, [...q(name), "emobank_test", "pearson_valence"], qid(name, "pearson_valence"), tol),
+        statCell(rec, doc, [...q(name), "epirec_probes", "auc_reflective"], qid(name, "auc_reflective"), tol),
+        ...["factual", "reflective_explicit", "reflective_implicit"].map((t) => [rec.num(doc, [...q(name), "epirec_probes", "gate_rate", t], qid(name, `gate_rate.${t}`), 2, tol)] as Cell),
+      ]),
+    });
+    const ret = (col: string) => ["runs", emb, "retrieval", col];
+    const rid = (col: string, s: string, m: string) => `exp7.${emb}.${col}.${s}.${m}`;
+    const baseRow: Cell[] = [["similarity-only (recall@3)"], ...EXP7_STRATA.map((s) => [rec.num(doc, [...ret("similarity-only"), s.key, "r3"], rid("similarity-only", s.key, "r3"), 3, tol)] as Cell)];
+    const diffRows: Cell[][] = all.flatMap((name) =>
+      EXP7_MODES.map((m) => {
+        const col = `${name}/${m.key}`;
+        return [
+          [`${estimatorLabel(doc, emb, name)} · ${m.label}`],
+          ...EXP7_STRATA.map((s) => {
+            const p = [...ret(col), s.key, "paired_vs_similarity"];
+            const d = rec.num(doc, [...p, "diff"], rid(col, s.key, "diff"), 3, tol);
+            if (s.key !== "overall" && s.key !== "reflective") return [d] as Cell;
+            return [d, " [", rec.num(doc, [...p, "ci95", 0], rid(col, s.key, "diff.lo"), 3, tol), ", ", rec.num(doc, [...p, "ci95", 1], rid(col, s.key, "diff.hi"), 3, tol), "]"] as Cell;
+          }),
+        ];
+      }),
+    );
+    blocks.push({
+      kind: "table",
+      caption: `Exp. 7 — recall@3 difference to similarity-only on the same probes (paired; 95 % CI for overall and reflective), ${embedderName(emb)} embedder`,
+      header: ["estimator · strategy", ...EXP7_STRATA.map((s) => s.label)],
+      numeric: [false, ...EXP7_STRATA.map(() => true)],
+      rows: [baseRow, ...diffRows],
+    });
+
+    // The answer, from the runner's answer block.
+    const ans = ["runs", emb, "answer"];
+    const wins = getArray(doc, [...ans, "significant_wins"]);
+    answer.push(ei === 0 ? " " : " ", `${embedderName(emb)} — on EpiRec `);
+    if (wins.length === 0) {
+      answer.push(`no real estimator makes fusion or the gate beat similarity-only on any stratum with a 95 % CI above zero (${real.length * EXP7_MODES.length * EXP7_STRATA.length} paired comparisons)`);
+    } else {
+      answer.push("fusion or the gate beats similarity-only with a 95 % CI above zero in ");
+      wins.forEach((_, wi) => {
+        const w = [...ans, "significant_wins", wi];
+        answer.push(wi === 0 ? "" : "; ", getString(doc, [...w, "column"]), " on ", stratumLabel(getString(doc, [...w, "stratum"])), " (", rec.num(doc, [...w, "diff"], `exp7.${emb}.answer.win${wi}.diff`, 3, tol), ")");
+      });
+    }
+    const best = [...ans, "best_reflective"];
+    if (hasPath(doc, [...best, "column"])) {
+      answer.push(
+        "; the best real point gain on reflective probes is ",
+        getString(doc, [...best, "column"]),
+        " at ",
+        rec.num(doc, [...best, "diff"], `exp7.${emb}.answer.best_reflective.diff`, 3, tol),
+        " [",
+        rec.num(doc, [...best, "ci95", 0], `exp7.${emb}.answer.best_reflective.lo`, 3, tol),
+        ", ",
+        rec.num(doc, [...best, "ci95", 1], `exp7.${emb}.answer.best_reflective.hi`, 3, tol),
+        "]",
+      );
+    }
+    const head = [...ans, "headroom"];
+    if (hasPath(doc, [...head, "stratum"])) {
+      answer.push(
+        ". Headroom: the oracle (upper bound) gains most on ",
+        stratumLabel(getString(doc, [...head, "stratum"])),
+        " (",
+        getString(doc, [...head, "oracle_column"]),
+        " ",
+        rec.num(doc, [...head, "oracle_diff"], `exp7.${emb}.answer.headroom.oracle_diff`, 3, tol),
+        " [",
+        rec.num(doc, [...head, "oracle_ci95", 0], `exp7.${emb}.answer.headroom.oracle_lo`, 3, tol),
+        ", ",
+        rec.num(doc, [...head, "oracle_ci95", 1], `exp7.${emb}.answer.headroom.oracle_hi`, 3, tol),
+        "]); the best real estimator there, ",
+        getString(doc, [...head, "best_column"]),
+        ", closes ",
+        rec.num(doc, [...head, "best_closed"], `exp7.${emb}.answer.headroom.best_closed`, 2, tol),
+        " of it",
+      );
+    }
+    answer.push(".");
+
+    // Cost: fused below similarity-only on reflective probes for every real estimator, and the oracle's own cost.
+    const sim: Ref = { ref: rid("similarity-only", "reflective", "r3") };
+    cost.push(ei === 0 ? " — " : "; ", `${embedderName(emb)}: `);
+    real.forEach((name, ri) => {
+      const col = `${name}/fused`;
+      const id = rid(col, "reflective", "r3");
+      const r: Ref = rec.num(doc, [...ret(col), "reflective", "r3"], id, 3, tol);
+      cost.push(ri === 0 ? "" : ", ", `${name} `, r);
+      costChecks.push({ left: id, op: "<", right: sim.ref });
+    });
+    cost.push(" against ", sim);
+    for (const name of bounds) {
+      const col = `${name}/fused`;
+      const worst = "reflective_implicit·low";
+      if (!hasPath(doc, [...ret(col), worst])) continue;
+      const id = rid(col, worst, "r3");
+      cost.push("; even the ", `${name} (an upper bound)`, " pays where targets are low-intensity: reflective implicit·low ", rec.num(doc, [...ret(col), worst, "r3"], id, 3, tol), " against ", { ref: rid("similarity-only", worst, "r3") });
+      costChecks.push({ left: id, op: "<", right: rid("similarity-only", worst, "r3") });
+    }
+    // LoCoMo (Exp. 5 protocol): evidence recall@5 differences per category; no oracle (no emotion labels).
+    const lret = (col: string) => ["runs", emb, "locomo", "retrieval", col];
+    const lid = (col: string, s: string, m: string) => `exp7.${emb}.locomo.${col}.${s}.${m}`;
+    if (hasPath(doc, ["runs", emb, "locomo"])) {
+      const cats = getKeys(doc, lret("similarity-only"));
+      blocks.push({
+        kind: "table",
+        caption: `Exp. 7 — LoCoMo evidence recall@5 difference to similarity-only on the same questions (paired; 95 % CI overall), ${embedderName(emb)} embedder`,
+        header: ["estimator · strategy", ...cats],
+        numeric: [false, ...cats.map(() => true)],
+        rows: [
+          [["similarity-only (recall@5)"], ...cats.map((c) => [rec.num(doc, [...lret("similarity-only"), c, "recall5"], lid("similarity-only", c, "recall5"), 4, tol)] as Cell)],
+          ...real.flatMap((name) =>
+            EXP7_MODES.map((m) => {
+              const col = `${name}/${m.key}`;
+              return [
+                [`${name} · ${m.label}`],
+                ...cats.map((c) => {
+                  const p = [...lret(col), c, "paired_vs_similarity"];
+                  const d = rec.num(doc, [...p, "diff"], lid(col, c, "diff"), 4, tol);
+                  if (c !== "overall") return [d] as Cell;
+                  return [d, " [", rec.num(doc, [...p, "ci95", 0], lid(col, c, "diff.lo"), 4, tol), ", ", rec.num(doc, [...p, "ci95", 1], lid(col, c, "diff.hi"), 4, tol), "]"] as Cell;
+                }),
+              ];
+            }),
+          ),
+        ],
+      });
+      const lw = getArray(doc, [...ans, "locomo_significant_wins"]);
+      const comparisons = real.length * EXP7_MODES.length * cats.length;
+      answer.push(" On LoCoMo (Exp. 5 protocol, no oracle: it has no emotion labels) ");
+      if (lw.length === 0) answer.push(`no real estimator beats similarity-only with a 95 % CI above zero in any of the ${comparisons} paired comparisons`);
+      else {
+        answer.push(`${lw.length} of ${comparisons} paired comparisons (not corrected for multiplicity) have a 95 % CI above zero: `);
+        lw.forEach((_, wi) => {
+          const w = [...ans, "locomo_significant_wins", wi];
+          answer.push(
+            wi === 0 ? "" : "; ",
+            getString(doc, [...w, "column"]),
+            " on ",
+            getString(doc, [...w, "stratum"]),
+            " ",
+            rec.num(doc, [...w, "diff"], `exp7.${emb}.answer.locomo_win${wi}.diff`, 4, tol),
+            " [",
+            rec.num(doc, [...w, "ci95", 0], `exp7.${emb}.answer.locomo_win${wi}.lo`, 4, tol),
+            ", ",
+            rec.num(doc, [...w, "ci95", 1], `exp7.${emb}.answer.locomo_win${wi}.hi`, 4, tol),
+            "]",
+          );
+        });
+      }
+      answer.push(".");
+      cost.push("; on LoCoMo temporal questions (evidence recall@5) always-on fusion loses with every real estimator: ");
+      real.forEach((name, ri) => {
+        const col = `${name}/fused`;
+        const id = lid(col, "temporal", "recall5");
+        cost.push(ri === 0 ? "" : ", ", `${name} `, rec.num(doc, [...lret(col), "temporal", "recall5"], id, 4, tol));
+        costChecks.push({ left: id, op: "<", right: lid("similarity-only", "temporal", "recall5") });
+      });
+      cost.push(" against ", { ref: lid("similarity-only", "temporal", "recall5") });
+    }
+  });
+  cost.push(".");
+  blocks.push({ kind: "paragraph", parts: answer });
+  blocks.push({ kind: "cost", cost: "exp7-fusion-cost", parts: cost, requires: costChecks, requiresText: ["exp7.protocol.oracle"] });
+  const notes: Section["notes"] = [
+    { label: "EpiRec", text: `${getString(doc, ["benchmark", "epirec", "url"])} (${getString(doc, ["benchmark", "epirec", "license"])}), sha256 ${getString(doc, ["benchmark", "epirec", "data_sha256"])}` },
+    { label: "EmoBank", text: `${getString(doc, ["benchmark", "emobank", "url"])} (${getString(doc, ["benchmark", "emobank", "license"])}), sha256 ${getString(doc, ["benchmark", "emobank", "data_sha256"])}` },
+    { label: "Protocol", text: getString(doc, ["protocol", "note"]) },
+  ];
+  return { experiment: "exp7", title: "Exp. 7 — which emotion estimator makes salience earn its keep", blocks, notes };
+}

@@ -1,0 +1,72 @@
+// Exp. 7 in the report: built from the committed exp7_estimators.json next to the fixture results;
+// the oracle is labelled an upper bound everywhere it appears, the cost of fusion is stated and
+// guarded, and the answer follows the results' answer block.
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkCostClaims, costStatements } from "../src/honesty.js";
+import { renderReadmeSection } from "../src/markdown.js";
+import { buildReportModel } from "../src/model.js";
+import { buildFigureSpecs } from "../src/figures/index.js";
+import { readResults } from "../src/results.js";
+import { editJson, REPO_ROOT, tempWorkspace } from "./helpers.js";
+
+const opts = { figuresHref: "results/figures", reportHref: "results/report.html" };
+
+function workspace(): { results: string } {
+  const ws = tempWorkspace();
+  copyFileSync(join(REPO_ROOT, "results", "exp7_estimators.json"), join(ws.results, "exp7_estimators.json"));
+  return ws;
+}
+
+describe("Exp. 7 section", () => {
+  const ws = workspace();
+  const model = buildReportModel(readResults(ws.results));
+  const md = renderReadmeSection(model.sections, model.manifest, opts);
+  const exp7 = md.slice(md.indexOf("### Exp. 7"));
+
+  it("labels every oracle row an upper bound and states what it reads", () => {
+    const rows = exp7.split("\n").filter((l) => l.startsWith("| oracle"));
+    expect(rows.length).toBe(3); // quality table + fused + gated rows
+    for (const r of rows) expect(r).toMatch(/^\| oracle \(upper bound\)/);
+    expect(exp7).toContain("**Oracle.** The oracle is an upper bound, not a method: EpiRec's authored labels");
+  });
+
+  it("states the cost of fusion next to the answer, and the guard holds on the committed results", () => {
+    const cost = costStatements(model.sections, model.manifest, opts).find((c) => c.cost === "exp7-fusion-cost")!;
+    expect(cost.section).toBe("Exp. 7 — which emotion estimator makes salience earn its keep");
+    expect(cost.text).toMatch(/^Cost\. Always-on fusion scores below similarity-only on reflective probes \(recall@3\) with every real estimator — hashing: lexicon 0\.\d{3}, vader/);
+    expect(cost.text).toContain("even the oracle (an upper bound) pays");
+    expect(checkCostClaims(model.sections, model.manifest)).toEqual([]);
+    expect(exp7.indexOf("**Answer.**")).toBeLessThan(exp7.indexOf("**Cost.**"));
+  });
+
+  it("fails the guard when a real estimator's fusion stops costing reflective recall", () => {
+    const ws2 = workspace();
+    editJson(join(ws2.results, "exp7_estimators.json"), (d) => {
+      d.runs.hashing.retrieval["vader/fused"].reflective.r3 = 0.5;
+    });
+    const m2 = buildReportModel(readResults(ws2.results));
+    const problems = checkCostClaims(m2.sections, m2.manifest);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain("exp7.hashing.vader/fused.reflective.r3 = 0.500 is not below exp7.hashing.similarity-only.reflective.r3");
+  });
+
+  it("words a significant win when the results record one", () => {
+    const ws3 = workspace();
+    editJson(join(ws3.results, "exp7_estimators.json"), (d) => {
+      d.runs.hashing.answer.significant_wins = [{ column: "afinn/gated", stratum: "reflective_explicit·high", diff: 0.069, ci95: [0.01, 0.15] }];
+    });
+    const m3 = buildReportModel(readResults(ws3.results));
+    const text = renderReadmeSection(m3.sections, m3.manifest, opts);
+    expect(text).toContain("fusion or the gate beats similarity-only with a 95 % CI above zero in afinn/gated on reflective explicit · high (0.069)");
+  });
+
+  it("draws the quality-against-gain figure with one point per estimator and strategy", () => {
+    const fig = buildFigureSpecs(readResults(ws.results)).find((f) => f.id === "exp7_quality_gain")!;
+    const points = (fig.spec.data as { values: { estimator: string; strategy: string }[] }).values;
+    expect(points.length).toBe(12);
+    expect(points.filter((p) => p.estimator === "oracle (upper bound)").map((p) => p.strategy)).toEqual(["fused", "gated"]);
+    expect(fig.caption).toContain("an upper bound, not a method");
+  });
+});
