@@ -2,12 +2,13 @@
  * Exp. 7 part 2 on LoCoMo: Exp. 5's protocol (one store per conversation, one memory per turn, C = 0.5,
  * now = last session + 1 day, the pre-registered question inclusion rules) with memory and query E from
  * each estimator; evidence recall@5 per question for similarity-only, always-on fusion and the gate,
- * summarised overall and per QA category with CIs and paired differences (compareToSimilarity).
+ * summarised overall and per QA category with CIs, paired differences and Holm-controlled paired tests
+ * (compareToSimilarity; Holm across all estimator·strategy columns within each category).
  * LoCoMo has no emotion labels, so the oracle does not run here.
  */
 import { MemoryStore, fused, gateFires, gated, similarityOnly, type Embedder, type EmotionEstimator, type RetrievalStrategy } from "@persode/core";
 import type { LocomoDataset } from "@persode/datasets";
-import { BASELINE, MODES, columnKey, compareToSimilarity, type Mode } from "./estimator-retrieval.js";
+import { BASELINE, MODES, columnKey, compareToSimilarity, type Mode, type PairedVsSimilarity } from "./estimator-retrieval.js";
 import { LOCOMO_CATEGORIES, selectQuestions, turnText, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
 import { mean, rankingMetrics } from "./metrics.js";
 import { DAY_MS, Progress, pyRound } from "@persode/util";
@@ -85,18 +86,18 @@ export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Em
   return { categories: questions.map((q) => q.category), recall5, fires };
 }
 
-/** Evidence recall@5 overall and per category for every column, with CIs and paired differences (rounded to 4). */
+/** Evidence recall@5 overall and per category for every column, with CIs and paired comparisons (rounded to 4). */
 export function summarizeLocomo(table: LocomoTable, spec: BootstrapSpec, label: string) {
   const strata: [string, number[]][] = [["overall", table.categories.map((_, i) => i)]];
   for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES)) strata.push([name, table.categories.flatMap((c, i) => (c === Number(cat) ? [i] : []))]);
-  const out: Record<string, Record<string, { n: number; recall5: number; ci95: [number, number]; paired_vs_similarity?: { diff: number; ci95: [number, number] } }>> = {};
+  const out: Record<string, Record<string, { n: number; recall5: number; ci95: [number, number]; paired_vs_similarity?: PairedVsSimilarity }>> = {};
   for (const key of table.recall5.keys()) out[key] = {};
   for (const [name, idx] of strata) {
     if (idx.length === 0) continue;
     const u = compareToSimilarity(table.recall5, idx, spec, `${label}/${name}`, 4);
     for (const [key, v] of table.recall5) {
       const cu = u.get(key)!;
-      out[key]![name] = { n: idx.length, recall5: pyRound(mean(idx.map((i) => v[i]!)), 4), ci95: cu.ci95.value!, ...(cu.paired?.value ? { paired_vs_similarity: cu.paired.value } : {}) };
+      out[key]![name] = { n: idx.length, recall5: pyRound(mean(idx.map((i) => v[i]!)), 4), ci95: cu.ci95, ...(cu.paired ? { paired_vs_similarity: cu.paired } : {}) };
     }
   }
   const gate: Record<string, number> = {};

@@ -3,7 +3,8 @@
  * persona, C = 0.5, now = reference_now, top-3), memory E and query E from the estimator, ranked by
  * similarity-only, always-on fusion (α = 0.5) and the emotion gate (fusion iff query E ≥ 0.6).
  * recall@3 per stratum (probe type × intensity band, each type, reflective, overall) with CIs and
- * paired differences against similarity-only, all from one set of resamples per stratum.
+ * paired differences against similarity-only, all from one set of resamples per stratum, and paired
+ * randomization tests with Holm correction across the estimator·strategy columns of each stratum.
  */
 import { MemoryStore, fused, gateFires, gated, similarityOnly, type Embedder, type EmotionEstimator, type RetrievalStrategy } from "@persode/core";
 import type { EpisodicCorpus } from "@persode/datasets";
@@ -11,6 +12,8 @@ import { EPISODIC_PROTOCOL, FACTUAL } from "./episodic.js";
 import { mean, rankOf } from "./metrics.js";
 import { Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
+import { compareWithBaseline, type AdjustedPairedTest } from "./stats/paired-comparison.js";
+import { DEFAULT_PERMUTATIONS } from "./stats/randomization.js";
 import { strategyUncertainty, type StrategyUncertainty } from "./uncertainty.js";
 
 /** The baseline column: similarity-only ranking, which no estimator's E can change. */
@@ -106,14 +109,67 @@ export function strata(table: PerProbeTable): [string, number[]][] {
   return out.filter(([, ix]) => ix.length > 0);
 }
 
+/** Family-wise error rate of Exp. 7's Holm-adjusted decisions. */
+export const EXP7_ALPHA = 0.05;
+/** Decimals of Exp. 7's p-values. */
+export const EXP7_P_DIGITS = 6;
+
+/** A column's paired comparison with similarity-only on one stratum: bootstrap CI of the difference and the Holm-controlled tests. */
+export interface PairedVsSimilarity {
+  diff: number;
+  ci95: [number, number];
+  wins: number;
+  ties: number;
+  losses: number;
+  /** Two-sided sign-flip randomization test, (1 + #extreme)/(B + 1). */
+  p_randomization: number;
+  /** p_randomization Holm-adjusted over the column's family on this stratum (see `compareToSimilarity`). */
+  p_holm: number;
+  /** Paired two-sided t-test, unadjusted. */
+  p_t: number;
+  /** p_holm < EXP7_ALPHA. */
+  significant: boolean;
+}
+
 /**
  * The comparison with similarity-only on one stratum: CIs of every column and each column's paired
- * difference, from one resample set (label-seeded). Per-probe arrays in, so a paired randomization
- * test can be added on exactly the same inputs.
+ * difference, from one resample set (label-seeded), plus the paired randomization test, t-test and
+ * W/T/L on exactly the same per-probe arrays (compareWithBaseline, sign-flip stream "<label>/randomization").
+ * Holm runs across all real estimator·strategy columns of the stratum; the `upperBounds` columns
+ * (the oracle) form a family of their own (stream "<label>/randomization/upper-bound"), so an upper
+ * bound never makes the correction of the real estimators stricter or looser.
  */
-export function compareToSimilarity(columns: ReadonlyMap<string, ArrayLike<number>>, idx: readonly number[], spec: BootstrapSpec, label: string, digits = 3): Map<string, StrategyUncertainty> {
+export function compareToSimilarity(
+  columns: ReadonlyMap<string, ArrayLike<number>>,
+  idx: readonly number[],
+  spec: BootstrapSpec,
+  label: string,
+  digits = 3,
+  upperBounds: ReadonlySet<string> = new Set(),
+): Map<string, { ci95: [number, number]; paired?: PairedVsSimilarity }> {
   const metrics = [...columns].map(([key, v]) => ({ key, values: { value: Float64Array.from(idx, (i) => v[i]!) } }));
-  return strategyUncertainty(metrics, spec, label, digits, BASELINE);
+  const u: Map<string, StrategyUncertainty> = strategyUncertainty(metrics, spec, label, digits, BASELINE);
+  const base = metrics.find((m) => m.key === BASELINE)!;
+  const family = (keys: (key: string) => boolean, stream: string) =>
+    compareWithBaseline([base, ...metrics.filter((m) => m.key !== BASELINE && keys(m.key))], BASELINE, { seed: spec.seed, label: stream, samples: DEFAULT_PERMUTATIONS, alpha: EXP7_ALPHA });
+  const tests = new Map<string, Record<string, AdjustedPairedTest>>([
+    ...family((k) => !upperBounds.has(k), `${label}/randomization`),
+    ...(upperBounds.size > 0 ? family((k) => upperBounds.has(k), `${label}/randomization/upper-bound`) : []),
+  ]);
+  const p = (x: number) => pyRound(x, EXP7_P_DIGITS);
+  const out = new Map<string, { ci95: [number, number]; paired?: PairedVsSimilarity }>();
+  for (const { key } of metrics) {
+    const cu = u.get(key)!;
+    const t = tests.get(key)?.value;
+    const pv = cu.paired?.value;
+    out.set(key, {
+      ci95: cu.ci95.value!,
+      ...(pv && t
+        ? { paired: { diff: pv.diff, ci95: pv.ci95, wins: t.wins, ties: t.ties, losses: t.losses, p_randomization: p(t.pRandomization), p_holm: p(t.pHolm), p_t: p(t.pT), significant: t.significant } }
+        : {}),
+    });
+  }
+  return out;
 }
 
 /** One stratum's numbers for one column. */
@@ -121,19 +177,19 @@ export interface StratumResult {
   n: number;
   r3: number;
   ci95: [number, number];
-  paired_vs_similarity?: { diff: number; ci95: [number, number] };
+  paired_vs_similarity?: PairedVsSimilarity;
 }
 
-/** recall@3 per stratum for every column, with CIs and paired differences (rounded to 3). */
-export function summarizeRetrieval(table: PerProbeTable, spec: BootstrapSpec, label: string): Record<string, Record<string, StratumResult>> {
+/** recall@3 per stratum for every column, with CIs and paired comparisons (rounded to 3); `upperBounds` as in compareToSimilarity. */
+export function summarizeRetrieval(table: PerProbeTable, spec: BootstrapSpec, label: string, upperBounds: ReadonlySet<string> = new Set()): Record<string, Record<string, StratumResult>> {
   const out: Record<string, Record<string, StratumResult>> = {};
   for (const key of table.hits.keys()) out[key] = {};
   for (const [name, idx] of strata(table)) {
-    const u = compareToSimilarity(table.hits, idx, spec, `${label}/${name}`);
+    const u = compareToSimilarity(table.hits, idx, spec, `${label}/${name}`, 3, upperBounds);
     for (const [key, v] of table.hits) {
       const cu = u.get(key)!;
-      const r: StratumResult = { n: idx.length, r3: pyRound(mean(idx.map((i) => v[i]!)), 3), ci95: cu.ci95.value! };
-      if (cu.paired?.value) r.paired_vs_similarity = cu.paired.value;
+      const r: StratumResult = { n: idx.length, r3: pyRound(mean(idx.map((i) => v[i]!)), 3), ci95: cu.ci95 };
+      if (cu.paired) r.paired_vs_similarity = cu.paired;
       out[key]![name] = r;
     }
   }

@@ -133,6 +133,30 @@ describe("pnpm bench exp7, twice (needs the pinned EpiRec and EmoBank files)", (
     expect(compared).toBe(13);
   });
 
+  it("records the significance settings (run seed, B = 10 000, Holm at 0.05) and a test beside every paired CI", () => {
+    const doc = JSON.parse(file(a, "exp7_estimators.json"));
+    expect(doc.significance).toMatchObject({ baseline: "similarity-only", samples: 10_000, seed: doc.meta.seed, alpha: 0.05 });
+    expect(doc.protocol.paired_tests).toContain("Holm");
+    const run = doc.runs.hashing;
+    let tested = 0;
+    for (const group of [run.retrieval, run.locomo.retrieval]) {
+      for (const [col, strata] of Object.entries(group as Record<string, Record<string, { n: number; paired_vs_similarity?: { wins: number; ties: number; losses: number; p_randomization: number; p_holm: number } }>>)) {
+        for (const r of Object.values(strata)) {
+          if (col === "similarity-only") {
+            expect(r.paired_vs_similarity).toBeUndefined();
+            continue;
+          }
+          const p = r.paired_vs_similarity!;
+          expect(p.wins + p.ties + p.losses).toBe(r.n);
+          expect(p.p_holm).toBeGreaterThanOrEqual(p.p_randomization);
+          expect(p.p_randomization).toBeGreaterThanOrEqual(1 / 10_001 - 1e-9);
+          tested++;
+        }
+      }
+    }
+    expect(tested).toBe(run.answer.holm.comparisons + run.answer.locomo_holm.comparisons + 2 * Object.keys(run.retrieval["oracle/fused"]).length);
+  });
+
   it("the fitted EmoBank model records its licence, λ from the dev split and 256 weights per target", () => {
     const m = JSON.parse(file(a, "exp7_emobank_model_hashing.json"));
     expect(m.license).toContain("CC BY-SA 4.0");

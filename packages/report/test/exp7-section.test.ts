@@ -1,7 +1,7 @@
 // Exp. 7 in the report: built from the committed exp7_estimators.json next to the fixture results;
 // the oracle is labelled an upper bound everywhere it appears, the cost of fusion is stated and
 // guarded, and the answer follows the results' answer block.
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkCostClaims, costStatements } from "../src/honesty.js";
@@ -52,14 +52,41 @@ describe("Exp. 7 section", () => {
     expect(problems[0]).toContain("exp7.hashing.vader/fused.reflective.r3 = 0.500 is not below exp7.hashing.similarity-only.reflective.r3");
   });
 
-  it("words a significant win when the results record one", () => {
+  it("words the answer from the Holm-adjusted tests, and a Holm-significant win when the results record one", () => {
+    expect(exp7).toMatch(/on EpiRec no real estimator·strategy beats similarity-only on any stratum after Holm correction \(\d+ comparisons\); \d+ of the \d+ are significantly below it/);
     const ws3 = workspace();
     editJson(join(ws3.results, "exp7_estimators.json"), (d) => {
-      d.runs.hashing.answer.significant_wins = [{ column: "afinn/gated", stratum: "reflective_explicit·high", diff: 0.069, ci95: [0.01, 0.15] }];
+      d.runs.hashing.answer.holm.significant_wins = [{ column: "afinn/gated", stratum: "reflective_explicit·high", diff: 0.069, ci95: [0.01, 0.15], p_holm: 0.0123 }];
     });
     const m3 = buildReportModel(readResults(ws3.results));
     const text = renderReadmeSection(m3.sections, m3.manifest, opts);
-    expect(text).toContain("fusion or the gate beats similarity-only with a 95 % CI above zero in afinn/gated on reflective explicit · high (0.069)");
+    expect(text).toMatch(/on EpiRec 1 of \d+ comparisons beat similarity-only after Holm correction: afinn\/gated on reflective explicit · high 0\.069 \[0\.010, 0\.150\], p \(Holm\) 0\.0123/);
+  });
+
+  it("marks exactly the Holm-significant differences ▲/▼ and says what the marks mean", () => {
+    expect(exp7).toContain("**Significance.**");
+    expect(exp7).toContain("▲/▼: significantly above/below similarity-only after Holm at α = 0.05");
+    const row = (text: string, start: string) => text.split("\n").find((l) => l.startsWith(start))!;
+    const doc = JSON.parse(readFileSync(join(ws.results, "exp7_estimators.json"), "utf8"));
+    const cell = doc.runs.hashing.retrieval["vader/fused"].overall.paired_vs_similarity;
+    const cellText = row(exp7, "| vader · fused |").split(" | ")[1]!;
+    expect(cellText.endsWith(" ▼")).toBe(cell.significant && cell.diff < 0);
+    expect(cellText.endsWith(" ▲")).toBe(false);
+    // Flip one insignificant cell to significant (and a gain): it gets ▲, and only it changes.
+    const ws4 = workspace();
+    editJson(join(ws4.results, "exp7_estimators.json"), (d) => {
+      const p = d.runs.hashing.retrieval["afinn/gated"].overall.paired_vs_similarity;
+      expect(p.significant).toBe(false);
+      p.significant = true;
+    });
+    const m4 = buildReportModel(readResults(ws4.results));
+    const md4 = renderReadmeSection(m4.sections, m4.manifest, opts);
+    const exp7b = md4.slice(md4.indexOf("### Exp. 7"));
+    const before = row(exp7, "| afinn · gated |");
+    const after = row(exp7b, "| afinn · gated |");
+    expect(before.split(" | ")[1]).not.toContain("▲");
+    expect(after.split(" | ")[1]).toBe(`${before.split(" | ")[1]} ▲`);
+    expect(after.split(" | ").slice(2)).toEqual(before.split(" | ").slice(2));
   });
 
   it("draws the quality-against-gain figure with one point per estimator and strategy", () => {

@@ -5,7 +5,8 @@ import { EMOBANK, EPIREC, LOCOMO, corpusCounts, loadEmoBank, sha256Hex } from "@
 import { ORACLE_DESCRIPTION, buildEstimators } from "../emotion-estimators.js";
 import { locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
 import { estimatorQuality } from "../estimator-quality.js";
-import { BASELINE, MODES, columnKey, gateRates, rankWithEstimators, strata, summarizeRetrieval, type PerProbeTable } from "../estimator-retrieval.js";
+import { BASELINE, EXP7_ALPHA, EXP7_P_DIGITS, MODES, columnKey, gateRates, rankWithEstimators, strata, summarizeRetrieval, type PairedVsSimilarity, type PerProbeTable } from "../estimator-retrieval.js";
+import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "../stats/randomization.js";
 import { EPISODIC_PROTOCOL } from "../episodic.js";
 import { mean } from "../metrics.js";
 import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/correlation.js";
@@ -59,19 +60,44 @@ function headroomClosed(table: PerProbeTable, estimators: readonly EmotionEstima
   return out;
 }
 
-/** Real-estimator columns whose paired difference to similarity-only has a 95 % CI entirely above 0. */
-function significantWins(retrieval: ReturnType<typeof summarizeRetrieval>, estimators: readonly EmotionEstimator[]) {
-  const wins: { column: string; stratum: string; diff: number; ci95: [number, number] }[] = [];
-  for (const est of estimators.filter((e) => !e.upperBound)) {
-    for (const m of MODES) {
-      const key = columnKey(est.name, m);
-      for (const [stratum, r] of Object.entries(retrieval[key]!)) {
-        const p = r.paired_vs_similarity;
-        if (p && p.ci95[0] > 0) wins.push({ column: key, stratum, diff: p.diff, ci95: p.ci95 });
-      }
+/**
+ * The Holm-controlled outcome of every real-estimator comparison with similarity-only: the columns
+ * whose Holm-adjusted randomization test rejects at α with a gain (wins) or a loss (losses), and the
+ * number of comparisons tested (real estimator·strategy columns × strata).
+ */
+function holmOutcome(retrieval: Record<string, Record<string, { paired_vs_similarity?: PairedVsSimilarity }>>, realColumns: readonly string[]) {
+  const wins: { column: string; stratum: string; diff: number; ci95: [number, number]; p_holm: number }[] = [];
+  const losses: typeof wins = [];
+  let comparisons = 0;
+  for (const key of realColumns) {
+    for (const [stratum, r] of Object.entries(retrieval[key]!)) {
+      const p = r.paired_vs_similarity;
+      if (!p) continue;
+      comparisons++;
+      if (p.significant) (p.diff > 0 ? wins : losses).push({ column: key, stratum, diff: p.diff, ci95: p.ci95, p_holm: p.p_holm });
     }
   }
-  return wins;
+  return { comparisons, significant_wins: wins, significant_losses: losses };
+}
+
+/** The `significance` block of the Exp. 7 results: how every p-value in it was computed. */
+function significanceBlock(seed: number): Record<string, unknown> {
+  return {
+    baseline: BASELINE,
+    test: "paired two-sided randomization (sign-flip) test on the per-item differences (EpiRec: recall@3 hit per probe; LoCoMo: evidence recall@5 per question)",
+    statistic: "sum of the paired differences",
+    samples: DEFAULT_PERMUTATIONS,
+    seed,
+    stream: 'seedrandom xor4096 seeded with "<seed>/<label>/randomization", label = "exp7/<embedder>/retrieval/<stratum>" (EpiRec) or "exp7/<embedder>/locomo/<category>" (LoCoMo); the oracle\'s family uses "<label>/randomization/upper-bound"',
+    p_value: "(1 + #{b: |T_b| >= |T_obs|}) / (B + 1)",
+    tie_tolerance: `|T_b| counts as >= |T_obs| within ${TIE_TOLERANCE} x sum |d_i|`,
+    correction:
+      "Holm-Bonferroni over all real estimator·strategy columns (each real estimator × {fused, gated}) compared with similarity-only, separately within each embedder, dataset (EpiRec recall@3 / LoCoMo evidence recall@5) and stratum (overall, reflective, each probe type, each type × band; LoCoMo: overall and each category); the oracle (an upper bound, EpiRec only) is its own family of two (fused, gated) per stratum",
+    alpha: EXP7_ALPHA,
+    t_test: "paired two-sided t-test, df = n - 1 (p_t, unadjusted)",
+    wins_ties_losses: "per item: column above / equal to / below similarity-only",
+    p_value_decimals: EXP7_P_DIGITS,
+  };
 }
 
 /** The column (real estimators only) with the largest paired gain on a stratum, and that gain. */
@@ -129,7 +155,9 @@ export const exp7: Experiment = {
     const label = `exp7/${embedder.name}`;
     const quality = await estimatorQuality(estimators, corpus, emobank, spec, label);
     const table = await rankWithEstimators(corpus, embedder, built.vectors, estimators);
-    const retrieval = summarizeRetrieval(table, spec, `${label}/retrieval`);
+    const bounds = estimators.filter((e) => e.upperBound);
+    const realColumns = estimators.filter((e) => !e.upperBound).flatMap((e) => MODES.map((m) => columnKey(e.name, m)));
+    const retrieval = summarizeRetrieval(table, spec, `${label}/retrieval`, new Set(bounds.flatMap((e) => MODES.map((m) => columnKey(e.name, m)))));
     const closed = headroomClosed(table, estimators);
     const locomoTable = await rankLocomoWithEstimators(locomo, embedder, built.vectors, estimators.filter((e) => !e.upperBound));
     const locomoRun = summarizeLocomo(locomoTable, spec, `${label}/locomo`);
@@ -160,11 +188,9 @@ export const exp7: Experiment = {
       headroom_closed: closed,
       locomo: locomoRun,
       answer: {
-        locomo_significant_wins: Object.entries(locomoRun.retrieval).flatMap(([column, strata]) =>
-          Object.entries(strata).flatMap(([stratum, r]) => (r.paired_vs_similarity && r.paired_vs_similarity.ci95[0] > 0 ? [{ column, stratum, diff: r.paired_vs_similarity.diff, ci95: r.paired_vs_similarity.ci95 }] : [])),
-        ),
+        holm: holmOutcome(retrieval, realColumns),
+        locomo_holm: holmOutcome(locomoRun.retrieval, realColumns),
         headroom: headroom(retrieval, closed, estimators),
-        significant_wins: significantWins(retrieval, estimators),
         best_reflective: bestOn(retrieval, estimators, "reflective"),
         best_reflective_implicit: bestOn(retrieval, estimators, "reflective_implicit"),
       },
@@ -183,6 +209,8 @@ export const exp7: Experiment = {
       note: "nothing is fitted on EpiRec or LoCoMo labels: the EmoBank regressor is trained on EmoBank train (λ on dev), the prototype estimator is calibrated on EmoBank train text only; the oracle reads EpiRec's authored labels and is an upper bound, never a method (LoCoMo has no emotion labels, so no oracle runs there); LoCoMo follows the Exp. 5 protocol with evidence recall@5",
       oracle: ORACLE_DESCRIPTION,
       gate: "fusion iff estimator E >= 0.6 on the query",
+      paired_tests:
+        "every estimator·strategy column is compared with similarity-only on the same items by the paired randomization test (p_randomization), the paired t-test (p_t) and W/T/L beside the bootstrap CI of the difference; family for Holm (p_holm, significant at alpha): all real estimator·strategy columns within one embedder, one dataset and one stratum (EpiRec recall@3 per stratum, LoCoMo evidence recall@5 per category); the oracle's two columns are a separate family; details in significance",
       ...EPISODIC_PROTOCOL,
     };
     const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" };
@@ -206,7 +234,7 @@ export const exp7: Experiment = {
         meta: meta(ctx.seed, Object.keys(perProbeRuns), ctx.target, dataSha),
       }),
     );
-    await writeAtomic(path, formatJson({ benchmark, protocol, bootstrap, runs, meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha) }));
+    await writeAtomic(path, formatJson({ benchmark, protocol, bootstrap, significance: significanceBlock(ctx.seed), runs, meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha) }));
     const summary: [string, string][] = estimators.map((e) => {
       const q = quality[e.name]!;
       const fusedR = retrieval[columnKey(e.name, "fused")]!.reflective!;

@@ -35,7 +35,7 @@ export function beyondMetric(doc: ResultDoc): { key: string; label: string; data
 
 /**
  * "▲"/"▼" when the Holm-adjusted randomization test rejects at α (direction of the difference), else "".
- * @internal exported for tests only: test/beyond.test.ts pins the marks.
+ * Shared with the Exp. 7 section so both mark significance the same way; test/beyond.test.ts pins the marks.
  */
 export function significanceMark(significant: boolean, diff: number): string {
   return significant ? (diff > 0 ? " ▲" : " ▼") : "";

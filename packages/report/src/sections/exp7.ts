@@ -8,7 +8,14 @@ import type { ManifestRecorder, Ref } from "../manifest.js";
 import type { PathSegment } from "../json-path.js";
 import { getArray, getBoolean, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
 import { embedderName } from "../style.js";
+import { significanceMark } from "./beyond.js";
 import { bootstrapSentence, embeddersOf, toleranceOf } from "./common.js";
+
+/** ▲/▼ after a paired difference when its Holm-adjusted randomization test rejects (results' `significant`). */
+function holmMark(doc: ResultDoc, paired: PathSegment[]): string {
+  const sig = [...paired, "significant"];
+  return hasPath(doc, sig) && getBoolean(doc, sig) ? significanceMark(true, getNumber(doc, [...paired, "diff"])) : "";
+}
 
 /** The two E-dependent strategies and their display names. */
 export const EXP7_MODES: ReadonlyArray<{ key: string; label: string }> = [
@@ -134,15 +141,16 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
           ...EXP7_STRATA.map((s) => {
             const p = [...ret(col), s.key, "paired_vs_similarity"];
             const d = rec.num(doc, [...p, "diff"], rid(col, s.key, "diff"), 3, tol);
-            if (s.key !== "overall" && s.key !== "reflective") return [d] as Cell;
-            return [d, " [", rec.num(doc, [...p, "ci95", 0], rid(col, s.key, "diff.lo"), 3, tol), ", ", rec.num(doc, [...p, "ci95", 1], rid(col, s.key, "diff.hi"), 3, tol), "]"] as Cell;
+            const mark = holmMark(doc, p);
+            if (s.key !== "overall" && s.key !== "reflective") return [d, mark] as Cell;
+            return [d, " [", rec.num(doc, [...p, "ci95", 0], rid(col, s.key, "diff.lo"), 3, tol), ", ", rec.num(doc, [...p, "ci95", 1], rid(col, s.key, "diff.hi"), 3, tol), "]", mark] as Cell;
           }),
         ];
       }),
     );
     blocks.push({
       kind: "table",
-      caption: `Exp. 7 — recall@3 difference to similarity-only on the same probes (paired; 95 % CI for overall and reflective), ${embedderName(emb)} embedder`,
+      caption: `Exp. 7 — recall@3 difference to similarity-only on the same probes (paired; 95 % CI for overall and reflective; ▲/▼ significant after Holm), ${embedderName(emb)} embedder`,
       header: ["estimator · strategy", ...EXP7_STRATA.map((s) => s.label)],
       numeric: [false, ...EXP7_STRATA.map(() => true)],
       rows: [baseRow, ...diffRows],
@@ -150,17 +158,8 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
 
     // The answer, from the runner's answer block.
     const ans = ["runs", emb, "answer"];
-    const wins = getArray(doc, [...ans, "significant_wins"]);
     answer.push(ei === 0 ? " " : " ", `${embedderName(emb)} — on EpiRec `);
-    if (wins.length === 0) {
-      answer.push(`no real estimator makes fusion or the gate beat similarity-only on any stratum with a 95 % CI above zero (${real.length * EXP7_MODES.length * EXP7_STRATA.length} paired comparisons)`);
-    } else {
-      answer.push("fusion or the gate beats similarity-only with a 95 % CI above zero in ");
-      wins.forEach((_, wi) => {
-        const w = [...ans, "significant_wins", wi];
-        answer.push(wi === 0 ? "" : "; ", getString(doc, [...w, "column"]), " on ", stratumLabel(getString(doc, [...w, "stratum"])), " (", rec.num(doc, [...w, "diff"], `exp7.${emb}.answer.win${wi}.diff`, 3, tol), ")");
-      });
-    }
+    answer.push(...holmClaim(doc, rec, [...ans, "holm"], `exp7.${emb}.answer.holm`, "any stratum", stratumLabel, 3, tol));
     const best = [...ans, "best_reflective"];
     if (hasPath(doc, [...best, "column"])) {
       answer.push(
@@ -223,7 +222,7 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       const cats = getKeys(doc, lret("similarity-only"));
       blocks.push({
         kind: "table",
-        caption: `Exp. 7 — LoCoMo evidence recall@5 difference to similarity-only on the same questions (paired; 95 % CI overall), ${embedderName(emb)} embedder`,
+        caption: `Exp. 7 — LoCoMo evidence recall@5 difference to similarity-only on the same questions (paired; 95 % CI overall; ▲/▼ significant after Holm), ${embedderName(emb)} embedder`,
         header: ["estimator · strategy", ...cats],
         numeric: [false, ...cats.map(() => true)],
         rows: [
@@ -236,37 +235,17 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
                 ...cats.map((c) => {
                   const p = [...lret(col), c, "paired_vs_similarity"];
                   const d = rec.num(doc, [...p, "diff"], lid(col, c, "diff"), 4, tol);
-                  if (c !== "overall") return [d] as Cell;
-                  return [d, " [", rec.num(doc, [...p, "ci95", 0], lid(col, c, "diff.lo"), 4, tol), ", ", rec.num(doc, [...p, "ci95", 1], lid(col, c, "diff.hi"), 4, tol), "]"] as Cell;
+                  const mark = holmMark(doc, p);
+                  if (c !== "overall") return [d, mark] as Cell;
+                  return [d, " [", rec.num(doc, [...p, "ci95", 0], lid(col, c, "diff.lo"), 4, tol), ", ", rec.num(doc, [...p, "ci95", 1], lid(col, c, "diff.hi"), 4, tol), "]", mark] as Cell;
                 }),
               ];
             }),
           ),
         ],
       });
-      const lw = getArray(doc, [...ans, "locomo_significant_wins"]);
-      const comparisons = real.length * EXP7_MODES.length * cats.length;
       answer.push(" On LoCoMo (Exp. 5 protocol, no oracle: it has no emotion labels) ");
-      if (lw.length === 0) answer.push(`no real estimator beats similarity-only with a 95 % CI above zero in any of the ${comparisons} paired comparisons`);
-      else {
-        answer.push(`${lw.length} of ${comparisons} paired comparisons (not corrected for multiplicity) have a 95 % CI above zero: `);
-        lw.forEach((_, wi) => {
-          const w = [...ans, "locomo_significant_wins", wi];
-          answer.push(
-            wi === 0 ? "" : "; ",
-            getString(doc, [...w, "column"]),
-            " on ",
-            getString(doc, [...w, "stratum"]),
-            " ",
-            rec.num(doc, [...w, "diff"], `exp7.${emb}.answer.locomo_win${wi}.diff`, 4, tol),
-            " [",
-            rec.num(doc, [...w, "ci95", 0], `exp7.${emb}.answer.locomo_win${wi}.lo`, 4, tol),
-            ", ",
-            rec.num(doc, [...w, "ci95", 1], `exp7.${emb}.answer.locomo_win${wi}.hi`, 4, tol),
-            "]",
-          );
-        });
-      }
+      answer.push(...holmClaim(doc, rec, [...ans, "locomo_holm"], `exp7.${emb}.answer.locomo_holm`, "any category", (c) => c, 4, tol));
       answer.push(".");
       cost.push("; on LoCoMo temporal questions (evidence recall@5) always-on fusion loses with every real estimator: ");
       real.forEach((name, ri) => {
@@ -279,6 +258,7 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     }
   });
   cost.push(".");
+  blocks.push({ kind: "paragraph", parts: significanceNote(doc, rec) });
   blocks.push({ kind: "paragraph", parts: answer });
   blocks.push({ kind: "cost", cost: "exp7-fusion-cost", parts: cost, requires: costChecks, requiresText: ["exp7.protocol.oracle"] });
   const notes: Section["notes"] = [
@@ -287,4 +267,51 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     { label: "Protocol", text: getString(doc, ["protocol", "note"]) },
   ];
   return { experiment: "exp7", title: "Exp. 7 — which emotion estimator makes salience earn its keep", blocks, notes };
+}
+
+/** What the ▲/▼ marks mean: the paired randomization test, Holm-adjusted within each family (results' `significance`). */
+function significanceNote(doc: ResultDoc, rec: ManifestRecorder): Inline[] {
+  return [
+    strong("Significance."),
+    " Each difference is tested against similarity-only on the same items by a paired two-sided randomization (sign-flip) test with B = ",
+    rec.num(doc, ["significance", "samples"], "exp7.significance.samples", 0),
+    " seeded sign vectors (seed ",
+    rec.num(doc, ["significance", "seed"], "exp7.significance.seed", 0),
+    "); its p is Holm-adjusted across all real estimator·strategy columns within one embedder, dataset and stratum (the oracle's two columns form their own family). ▲/▼: significantly above/below similarity-only after Holm at α = ",
+    rec.num(doc, ["significance", "alpha"], "exp7.significance.alpha", 2),
+    "; unmarked differences are not significant, whatever their CI. Raw and adjusted p, the paired t-test and W/T/L per cell are in ",
+    { code: "results/exp7_estimators.json" },
+    ".",
+  ];
+}
+
+/** The answer's claim from a Holm outcome block: significant wins (or none) out of N comparisons, and the count of significant losses. */
+function holmClaim(doc: ResultDoc, rec: ManifestRecorder, path: PathSegment[], id: string, where: string, name: (s: string) => string, digits: number, tol: number): Inline[] {
+  const n = getNumber(doc, [...path, "comparisons"]);
+  const wins = getArray(doc, [...path, "significant_wins"]);
+  const losses = getArray(doc, [...path, "significant_losses"]);
+  const out: Inline[] = [];
+  if (wins.length === 0) out.push(`no real estimator·strategy beats similarity-only on ${where} after Holm correction (${n} comparisons)`);
+  else {
+    out.push(`${wins.length} of ${n} comparisons beat similarity-only after Holm correction: `);
+    wins.forEach((_, wi) => {
+      const w = [...path, "significant_wins", wi];
+      out.push(
+        wi === 0 ? "" : "; ",
+        getString(doc, [...w, "column"]),
+        " on ",
+        name(getString(doc, [...w, "stratum"])),
+        " ",
+        rec.num(doc, [...w, "diff"], `${id}.win${wi}.diff`, digits, tol),
+        " [",
+        rec.num(doc, [...w, "ci95", 0], `${id}.win${wi}.lo`, digits, tol),
+        ", ",
+        rec.num(doc, [...w, "ci95", 1], `${id}.win${wi}.hi`, digits, tol),
+        "], p (Holm) ",
+        rec.num(doc, [...w, "p_holm"], `${id}.win${wi}.p_holm`, 4, tol),
+      );
+    });
+  }
+  out.push(`; ${losses.length} of the ${n} are significantly below it`);
+  return out;
 }
