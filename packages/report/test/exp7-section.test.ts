@@ -27,7 +27,7 @@ describe("Exp. 7 section", () => {
 
   it("labels every oracle row an upper bound and states what it reads", () => {
     const rows = exp7.split("\n").filter((l) => l.startsWith("| oracle"));
-    expect(rows.length).toBe(3); // quality table + fused + gated rows
+    expect(rows.length).toBe(5); // quality table + fused and gated rows of the two difference tables
     for (const r of rows) expect(r).toMatch(/^\| oracle \(upper bound\)/);
     expect(exp7).toContain("**Oracle.** The oracle is an upper bound, not a method: EpiRec's authored labels");
   });

@@ -23,14 +23,17 @@ export const EXP7_MODES: ReadonlyArray<{ key: string; label: string }> = [
   { key: "gated", label: "gated" },
 ];
 
-/** The strata of the retrieval table, in column order, with display names. */
-const EXP7_STRATA: ReadonlyArray<{ key: string; label: string }> = [
+/** The strata of the retrieval tables, in column order, with display names: the summary table (overall, reflective with CIs, each probe type) and the type × band table. */
+const EXP7_SUMMARY_STRATA: ReadonlyArray<{ key: string; label: string }> = [
   { key: "overall", label: "overall" },
   { key: "reflective", label: "reflective" },
-  ...["factual", "reflective_explicit", "reflective_implicit"].flatMap((t) =>
-    ["low", "mild", "high"].map((b) => ({ key: `${t}·${b}`, label: `${t.replace("reflective_", "refl. ").replace("factual", "fact.")} ${b}` })),
-  ),
+  { key: "factual", label: "factual" },
+  { key: "reflective_explicit", label: "refl. explicit" },
+  { key: "reflective_implicit", label: "refl. implicit" },
 ];
+const EXP7_BAND_STRATA: ReadonlyArray<{ key: string; label: string }> = ["factual", "reflective_explicit", "reflective_implicit"].flatMap((t) =>
+  ["low", "mild", "high"].map((b) => ({ key: `${t}·${b}`, label: `${t.replace("reflective_", "refl. ").replace("factual", "fact.")} ${b}` })),
+);
 
 /** Display name of a stratum key, e.g. "reflective_explicit·high" → "reflective explicit · high". */
 function stratumLabel(key: string): string {
@@ -118,8 +121,8 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     blocks.push({
       kind: "table",
       caption: `Exp. 7 — estimator quality, ${embedderName(emb)} embedder`,
-      header: ["estimator", "ρ with EpiRec band", "EpiRec valence agreement", "EmoBank r arousal", "EmoBank r valence", "reflective AUC", "gate rate factual", "gate rate refl. explicit", "gate rate refl. implicit"],
-      numeric: [false, true, true, true, true, true, true, true, true],
+      header: ["estimator", "ρ with EpiRec band", "EpiRec valence agreement", "EmoBank r arousal", "EmoBank r valence", "reflective AUC", "gate rate factual / refl. explicit / refl. implicit"],
+      numeric: [false, true, true, true, true, true, true],
       rows: all.map((name) => [
         [estimatorLabel(doc, emb, name)],
         statCell(rec, doc, [...q(name), "epirec_episodes", "spearman_band"], qid(name, "spearman_band"), tol),
@@ -127,34 +130,38 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
         statCell(rec, doc, [...q(name), "emobank_test", "pearson_arousal"], qid(name, "pearson_arousal"), tol),
         statCell(rec, doc, [...q(name), "emobank_test", "pearson_valence"], qid(name, "pearson_valence"), tol),
         statCell(rec, doc, [...q(name), "epirec_probes", "auc_reflective"], qid(name, "auc_reflective"), tol),
-        ...["factual", "reflective_explicit", "reflective_implicit"].map((t) => [rec.num(doc, [...q(name), "epirec_probes", "gate_rate", t], qid(name, `gate_rate.${t}`), 2, tol)] as Cell),
+        ["factual", "reflective_explicit", "reflective_implicit"].flatMap((t, ti) => [ti === 0 ? "" : " / ", rec.num(doc, [...q(name), "epirec_probes", "gate_rate", t], qid(name, `gate_rate.${t}`), 2, tol)]) as Cell,
       ]),
     });
     const ret = (col: string) => ["runs", emb, "retrieval", col];
     const rid = (col: string, s: string, m: string) => `exp7.${emb}.${col}.${s}.${m}`;
-    const baseRow: Cell[] = [["similarity-only (recall@3)"], ...EXP7_STRATA.map((s) => [rec.num(doc, [...ret("similarity-only"), s.key, "r3"], rid("similarity-only", s.key, "r3"), 3, tol)] as Cell)];
-    const diffRows: Cell[][] = all.flatMap((name) =>
-      EXP7_MODES.map((m) => {
-        const col = `${name}/${m.key}`;
-        return [
-          [`${estimatorLabel(doc, emb, name)} · ${m.label}`],
-          ...EXP7_STRATA.map((s) => {
-            const p = [...ret(col), s.key, "paired_vs_similarity"];
-            const d = rec.num(doc, [...p, "diff"], rid(col, s.key, "diff"), 3, tol);
-            const mark = holmMark(doc, p);
-            if (s.key !== "overall" && s.key !== "reflective") return [d, mark] as Cell;
-            return [d, " [", rec.num(doc, [...p, "ci95", 0], rid(col, s.key, "diff.lo"), 3, tol), ", ", rec.num(doc, [...p, "ci95", 1], rid(col, s.key, "diff.hi"), 3, tol), "]", mark] as Cell;
-          }),
-        ];
-      }),
-    );
-    blocks.push({
-      kind: "table",
-      caption: `Exp. 7 — recall@3 difference to similarity-only on the same probes (paired; 95 % CI for overall and reflective; ▲/▼ significant after Holm), ${embedderName(emb)} embedder`,
-      header: ["estimator · strategy", ...EXP7_STRATA.map((s) => s.label)],
-      numeric: [false, ...EXP7_STRATA.map(() => true)],
-      rows: [baseRow, ...diffRows],
-    });
+    const diffTable = (strataCols: ReadonlyArray<{ key: string; label: string }>, caption: string) => {
+      const baseRow: Cell[] = [["similarity-only (recall@3)"], ...strataCols.map((s) => [rec.num(doc, [...ret("similarity-only"), s.key, "r3"], rid("similarity-only", s.key, "r3"), 3, tol)] as Cell)];
+      const diffRows: Cell[][] = all.flatMap((name) =>
+        EXP7_MODES.map((m) => {
+          const col = `${name}/${m.key}`;
+          return [
+            [`${estimatorLabel(doc, emb, name)} · ${m.label}`],
+            ...strataCols.map((s) => {
+              const p = [...ret(col), s.key, "paired_vs_similarity"];
+              const d = rec.num(doc, [...p, "diff"], rid(col, s.key, "diff"), 3, tol);
+              const mark = holmMark(doc, p);
+              if (s.key !== "overall" && s.key !== "reflective") return [d, mark] as Cell;
+              return [d, " [", rec.num(doc, [...p, "ci95", 0], rid(col, s.key, "diff.lo"), 3, tol), ", ", rec.num(doc, [...p, "ci95", 1], rid(col, s.key, "diff.hi"), 3, tol), "]", mark] as Cell;
+            }),
+          ];
+        }),
+      );
+      blocks.push({
+        kind: "table",
+        caption: `${caption}, ${embedderName(emb)} embedder`,
+        header: ["estimator · strategy", ...strataCols.map((s) => s.label)],
+        numeric: [false, ...strataCols.map(() => true)],
+        rows: [baseRow, ...diffRows],
+      });
+    };
+    diffTable(EXP7_SUMMARY_STRATA, "Exp. 7 — recall@3 difference to similarity-only on the same probes, overall and per probe type (paired; 95 % CI for overall and reflective; ▲/▼ significant after Holm)");
+    diffTable(EXP7_BAND_STRATA, "Exp. 7 — recall@3 difference to similarity-only per probe type × intensity band (paired; ▲/▼ significant after Holm)");
 
     // The answer, from the runner's answer block.
     const ans = ["runs", emb, "answer"];
