@@ -126,7 +126,7 @@ export interface PairedVsSimilarity {
   /** p_randomization Holm-adjusted over the column's family on this stratum (see `compareToSimilarity`). */
   p_holm: number;
   /** Paired two-sided t-test, unadjusted. */
-  p_t: number;
+  p_t: number | null;
   /** p_holm < EXP7_ALPHA. */
   significant: boolean;
 }
@@ -165,7 +165,7 @@ export function compareToSimilarity(
     out.set(key, {
       ci95: cu.ci95.value!,
       ...(pv && t
-        ? { paired: { diff: pv.diff, ci95: pv.ci95, wins: t.wins, ties: t.ties, losses: t.losses, p_randomization: p(t.pRandomization), p_holm: p(t.pHolm), p_t: p(t.pT), significant: t.significant } }
+        ? { paired: { diff: pv.diff, ci95: pv.ci95, wins: t.wins, ties: t.ties, losses: t.losses, p_randomization: p(t.pRandomization), p_holm: p(t.pHolm), p_t: Number.isNaN(t.pT) ? null : p(t.pT), significant: t.significant } }
         : {}),
     });
   }

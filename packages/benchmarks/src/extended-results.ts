@@ -74,7 +74,7 @@ export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec
           losses: x.losses,
           p_randomization: p(x.pRandomization),
           p_holm: p(x.pHolm),
-          p_t: p(x.pT),
+          p_t: Number.isNaN(x.pT) ? null : p(x.pT),
           significant: x.significant,
         };
       }
@@ -83,7 +83,7 @@ export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec
     if (gateTests && key === GATE_ON_HYBRID.gated) {
       const vh: Record<string, unknown> = {};
       for (const [m, x] of Object.entries(gateTests)) {
-        vh[m] = { diff: r(x.diff), wins: x.wins, ties: x.ties, losses: x.losses, p_randomization: p(x.pRandomization), p_t: p(x.pT), significant: x.significant };
+        vh[m] = { diff: r(x.diff), wins: x.wins, ties: x.ties, losses: x.losses, p_randomization: p(x.pRandomization), p_t: Number.isNaN(x.pT) ? null : p(x.pT), significant: x.significant };
       }
       entry.vs_hybrid = vh;
     }

@@ -11,15 +11,18 @@ export interface PairedTTest {
   t: number;
   /** Degrees of freedom, n − 1. */
   df: number;
-  /** Two-sided p-value. */
+  /** Two-sided p-value (NaN when undefined: fewer than 2 items). */
   p: number;
 }
 
-/** Paired two-sided t-test of mean(a − b) = 0 over aligned per-item arrays (n ≥ 2). */
+/**
+ * Paired two-sided t-test of mean(a − b) = 0 over aligned per-item arrays. With fewer than 2 items the
+ * test is undefined (no variance estimate): t, df and p are NaN, and results files write p as null.
+ */
 export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): PairedTTest {
   const n = a.length;
   if (b.length !== n) throw new RangeError(`paired t-test: ${n} vs ${b.length} values; the arrays must be aligned per item`);
-  if (n < 2) throw new RangeError(`paired t-test: needs at least 2 paired items, got ${n}`);
+  if (n < 2) return { t: NaN, df: NaN, p: NaN };
   let sum = 0;
   for (let i = 0; i < n; i++) sum += a[i]! - b[i]!;
   const mean = sum / n;
