@@ -47,3 +47,13 @@ export {
   type CsvCorpusOptions,
   type CsvCorpusInput,
 } from "./csv.js";
+export { MINILM_MODEL, modelLabel, pinnedModel, type PinnedModel, type PinnedModelFile, type MavenModelSource } from "./model/pinned-model.js";
+export {
+  provisionModel,
+  parseModelSources,
+  REMOTE_MODEL_SOURCES,
+  type ProvisionOptions,
+  type ProvisionedModel,
+  type RemoteModelSource,
+  type ModelFileSource,
+} from "./model/provision.js";
