@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createEmbedder, embedderNames, type Embedder } from "@persode/core";
+import { embedderNames } from "@persode/core";
+import { buildEmbedder } from "./embedder-setup.js";
 import { loadEpiRec, loadLocomo, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
 import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
@@ -21,8 +22,9 @@ ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEn
   corpus              every strategy on your own journal corpus (two CSV files)
 
 Options:
-  --embedder NAME     ${embedderNames().join(" | ")} (default hashing)
-  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
+  --embedder NAME     ${embedderNames().join(" | ")} (default: hashing; for all: hashing, then minilm)
+  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32:
+                      the pinned model, provisioned and verified like \`pnpm model fetch\`)
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES})
@@ -120,30 +122,45 @@ export async function main(argv: string[]): Promise<number> {
       return await runCorpusCommand(values);
     }
     const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)!];
-    const embedderName = embedderOption(values.embedder);
+    // `all` reproduces both halves of the paper: hashing, then the pinned MiniLM (unless --embedder picks one).
+    const names = values.embedder === undefined && target === "all" ? ["hashing", "minilm"] : [embedderOption(values.embedder)];
     const out = resolve(values.out ?? "results");
-    const settings = embedderSettings(embedderName, values, process.env);
-    let built: Embedder | undefined;
-    const ctx: ExperimentContext = {
-      out,
-      embedderName,
-      embedder: once(async () => (built = await createEmbedder(embedderName, settings))),
-      seed: intOption(values.seed, "seed", DEFAULT_SEED),
-      samples: intOption(values.samples, "samples", DEFAULT_SAMPLES, 1),
-      locomo: once((): Promise<LocomoDataset> => loadLocomo()),
-      epirec: once((): Promise<EpisodicCorpus> => loadEpiRec()),
-      target: [target, ...(embedderName !== "hashing" ? ["--embedder", embedderName] : [])].join(" "),
-    };
+    const seed = intOption(values.seed, "seed", DEFAULT_SEED);
+    const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
+    const locomo = once((): Promise<LocomoDataset> => loadLocomo());
+    const epirec = once((): Promise<EpisodicCorpus> => loadEpiRec());
     const reports: { title: string; id: string; report: ExperimentReport; seconds: number }[] = [];
     const timings: Record<string, unknown> = {};
-    for (const exp of selected) {
-      const t0 = performance.now();
-      const report = await exp.run(ctx);
-      const seconds = (performance.now() - t0) / 1000;
-      reports.push({ title: exp.title, id: exp.id, report, seconds });
-      timings[`${exp.id}/${embedderName}`] = { seconds: Number(seconds.toFixed(3)), ...(report.counters ?? {}) };
+    for (const embedderName of names) {
+      const settings = embedderSettings(embedderName, embedderName === "hashing" && names.length > 1 ? {} : values, process.env);
+      // A neural model is provisioned and loaded before any experiment runs, so its run key (the model's name) is known.
+      const built = embedderName === "hashing" ? undefined : await buildEmbedder(embedderName, settings);
+      const hashing = once(async () => (await buildEmbedder("hashing", settings)).embedder);
+      const key = built?.key ?? "hashing";
+      const ctx: ExperimentContext = {
+        out,
+        embedderName: key,
+        embedder: built ? async () => built.embedder : hashing,
+        seed,
+        samples,
+        locomo,
+        epirec,
+        target: [target, ...(embedderName !== "hashing" ? ["--embedder", embedderName] : []), ...(typeof values.model === "string" && built ? ["--model", values.model] : []), ...(typeof values.dtype === "string" && built ? ["--dtype", values.dtype] : [])].join(" "),
+      };
+      try {
+        for (const exp of selected) {
+          // Exp. 1 and 2 do not depend on the embedder: run once, with the first embedder.
+          if (embedderName !== names[0] && (exp.id === "exp1" || exp.id === "exp2")) continue;
+          const t0 = performance.now();
+          const report = await exp.run(ctx);
+          const seconds = (performance.now() - t0) / 1000;
+          reports.push({ title: `${exp.title}${names.length > 1 ? ` [${key}]` : ""}`, id: exp.id, report, seconds });
+          timings[`${exp.id}/${key}`] = { seconds: Number(seconds.toFixed(3)), ...(report.counters ?? {}) };
+        }
+      } finally {
+        await built?.embedder.dispose?.();
+      }
     }
-    await built?.dispose?.();
     const previous = (await readPrevious(join(out, "timings.json"))) ?? {};
     await writeAtomic(join(out, "timings.json"), formatJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
     printSummary(reports, out);

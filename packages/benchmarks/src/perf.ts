@@ -11,7 +11,8 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createEmbedder, embedderNames, type EmbedderOptions } from "@persode/core";
+import { embedderNames, type EmbedderOptions } from "@persode/core";
+import { buildEmbedder } from "./embedder-setup.js";
 import { loadEpiRec, loadLocomo } from "@persode/datasets";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
@@ -76,7 +77,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const cliPath = opts.cliPath ?? fileURLToPath(new URL("./cli.js", import.meta.url));
   const env = process.env;
   const settings = opts.settings ?? embedderSettings(opts.embedder, {}, env);
-  const embedder = await createEmbedder(opts.embedder, settings);
+  const { embedder, key } = await buildEmbedder(opts.embedder, settings);
   const embedderArgs = [
     ...(opts.embedder !== "hashing" ? ["--embedder", opts.embedder] : []),
     ...(settings.model !== undefined ? ["--model", settings.model] : []),
@@ -93,7 +94,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
       for (let i = 1; i <= opts.repeat; i++) {
         const ctx: ExperimentContext = {
           out: join(tmp, `in-process-${id}-${i}`),
-          embedderName: opts.embedder,
+          embedderName: key,
           embedder: async () => embedder,
           seed: DEFAULT_SEED,
           samples: DEFAULT_SAMPLES,

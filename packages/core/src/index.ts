@@ -22,7 +22,7 @@ export {
 export { Memory, type MemoryInit, type MemoryJSON } from "./memory.js";
 export { defaultLexicon, validateLexicon, type Lexicon, type LexiconEmotion } from "./lexicon.js";
 export { LexiconAnalyzer, SIGNIFICANCE_THRESHOLD, type Analysis, type EmotionAnalyzer } from "./analyzer.js";
-export { cosine, type Embedder } from "./embedders/embedder.js";
+export { cosine, type Embedder, type EmbedderModel } from "./embedders/embedder.js";
 export { blasDot, blasNorm, fma } from "./embedders/blas-dot.js";
 export { HashingEmbedder, hashToken, hashingTokens } from "./embedders/hashing.js";
 export { createEmbedder, registerEmbedder, embedderNames, type EmbedderFactory, type EmbedderOptions } from "./embedders/registry.js";

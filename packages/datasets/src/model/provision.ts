@@ -39,6 +39,8 @@ export interface ProvisionOptions {
   mavenTimeoutMs?: number;
   /** Environment (PERSODE_* variables, PATH for `mvn`); default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Where progress lines go (default stderr). */
+  log?: (line: string) => void;
   /** Progress bar for hub downloads (default: stderr is a TTY). */
   progress?: boolean;
 }
@@ -274,7 +276,7 @@ async function fromMaven(
   const wanted = files.filter((f) => byPath.has(f.path));
   if (wanted.length === 0) throw new DatasetUnavailableError(`the artifact ${src.coordinates} carries none of ${files.map((f) => f.path).join(", ")}`);
   await mkdir(root, { recursive: true });
-  process.stderr.write(`${label}: fetching ${src.coordinates} with mvn\n`);
+  (opts.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`${label}: fetching ${src.coordinates} with mvn`);
   const jar = await fetchMavenJar({ coordinates: src.coordinates, workDir: root, env, timeoutMs: opts.mavenTimeoutMs ?? 15 * 60_000, label });
   try {
     const jarSha = await fileSha256(jar.jar);
