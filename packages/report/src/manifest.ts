@@ -69,6 +69,11 @@ export class ManifestRecorder {
     return { ref: id };
   }
 
+  /** Whether a value has been recorded under `id`. */
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
   /** Record the string or boolean at `path` in `doc`. */
   text(doc: ResultDoc, path: readonly PathSegment[], id: string): Ref {
     this.claim(id);

@@ -18,10 +18,10 @@ export interface ReportModel {
   manifest: Manifest;
 }
 
-const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc, rec: ManifestRecorder) => Section>> = {
+const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc, rec: ManifestRecorder, set: ResultSet) => Section>> = {
   exp1: exp1Section,
   exp2: exp2Section,
-  exp3: exp3Section,
+  exp3: (doc, rec, set) => exp3Section(doc, rec, set.exp3Models ?? []),
   exp4: exp4Section,
   exp5: exp5Section,
   exp6: exp6Section,
@@ -33,9 +33,10 @@ export function buildReportModel(set: ResultSet): ReportModel {
   const sections: Section[] = [];
   for (const e of EXPERIMENTS) {
     const doc = set.docs[e];
-    if (doc) sections.push(BUILDERS[e](doc, rec));
+    if (doc) sections.push(BUILDERS[e](doc, rec, set));
   }
-  return { sections, manifest: rec.manifest(EXPERIMENTS.map((e) => RESULT_FILES[e])) };
+  const order = EXPERIMENTS.flatMap((e) => [RESULT_FILES[e], ...(e === "exp3" ? (set.exp3Models ?? []).map((m) => m.doc.file) : [])]);
+  return { sections, manifest: rec.manifest(order) };
 }
 
 /** The regression manifest for the results in `set` (every number and fact the README states). */

@@ -2,7 +2,7 @@
  * Reading the result files `pnpm bench` writes (docs/agents/RESULTS_SCHEMA.md), with accessors that
  * fail with a message naming the file, the path and how to fix it. The report never runs a runner.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { formatPath, resolvePath, type PathSegment } from "./json-path.js";
 
@@ -21,6 +21,9 @@ export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
   exp6: "exp6_epirec.json",
 };
 
+/** Exp. 3 runs with a model embedder go to `exp3_retrieval_<run key>.json` (the hashing run keeps the reference's name). */
+export const EXP3_MODEL_FILE = /^exp3_retrieval_(.+)\.json$/;
+
 /** One parsed results file plus where it came from. */
 export interface ResultDoc {
   experiment: Experiment;
@@ -33,6 +36,8 @@ export interface ResultDoc {
 export interface ResultSet {
   dir: string;
   docs: Partial<Record<Experiment, ResultDoc>>;
+  /** Exp. 3 runs of model embedders, by run key, in file-name order. */
+  exp3Models?: { key: string; doc: ResultDoc }[];
 }
 
 /** Read every known results file that exists in `dir`; a file that is not valid JSON is an error. */
@@ -43,15 +48,22 @@ export function readResults(dir: string): ResultSet {
     const file = RESULT_FILES[experiment];
     const full = join(dir, file);
     if (!existsSync(full)) continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(readFileSync(full, "utf8"));
-    } catch (err) {
-      throw new Error(`${full} is not valid JSON (${(err as Error).message}) — rerun \`pnpm bench ${experiment}\``);
-    }
+    const data = parseFile(full, experiment);
     docs[experiment] = { experiment, file, data };
   }
-  return { dir, docs };
+  const exp3Models = readdirSync(dir)
+    .filter((f) => EXP3_MODEL_FILE.test(f))
+    .sort()
+    .map((file) => ({ key: EXP3_MODEL_FILE.exec(file)![1]!, doc: { experiment: "exp3" as const, file, data: parseFile(join(dir, file), "exp3") } }));
+  return { dir, docs, exp3Models };
+}
+
+function parseFile(full: string, experiment: Experiment): unknown {
+  try {
+    return JSON.parse(readFileSync(full, "utf8"));
+  } catch (err) {
+    throw new Error(`${full} is not valid JSON (${(err as Error).message}) — rerun \`pnpm bench ${experiment}\``);
+  }
 }
 
 /** The experiments present in a result set, in presentation order. */
