@@ -145,7 +145,8 @@ export async function main(argv: string[]): Promise<number> {
         samples,
         locomo,
         epirec,
-        target: [target, ...(embedderName !== "hashing" ? ["--embedder", embedderName] : []), ...(typeof values.model === "string" && built ? ["--model", values.model] : []), ...(typeof values.dtype === "string" && built ? ["--dtype", values.dtype] : [])].join(" "),
+        // The command as typed (`all` runs both embedders), so every file names the command that regenerates it.
+        target: [target, ...(values.embedder !== undefined && embedderName !== "hashing" ? ["--embedder", embedderName] : []), ...(typeof values.model === "string" && built ? ["--model", values.model] : []), ...(typeof values.dtype === "string" && built ? ["--dtype", values.dtype] : [])].join(" "),
       };
       try {
         for (const exp of selected) {

@@ -86,9 +86,9 @@ export function exp3Section(doc: ResultDoc, rec: ManifestRecorder, models: reado
     const r = (c: string, s: string) => rec.num(m, [...cond(c, s), "target_recall"], mid(c, s), 2, SEMANTIC_TOLERANCE);
     const parts: Inline[] = [
       strong(`Semantic embedder (${embedderName(key)}).`),
-      " The same probes with the model's sentence embeddings (",
-      rec.text(m, ["meta", "generated_by"], `exp3.${key}.generated_by`),
-      "): similarity-only recalls ", r("vague", SIMILARITY), " of the targets on vague probes and ", r("plain", SIMILARITY),
+      " The same probes with the sentence embeddings of ",
+      rec.text(m, ["embedder", "model"], `exp3.${key}.embedder.model`),
+      ": similarity-only recalls ", r("vague", SIMILARITY), " of the targets on vague probes and ", r("plain", SIMILARITY),
       " on plain ones (hashing ", get(id("vague", SIMILARITY, "recall@3")), " and ", get(id("plain", SIMILARITY, "recall@3")),
       "); fusion ", r("vague", FUSED), " / ", r("plain", FUSED),
     ];
