@@ -36,6 +36,8 @@ export interface EmbeddingTiming {
   label: string;
   texts: number;
   seconds: number;
+  /** Process CPU time (user + system, all threads) over the same span. */
+  cpuSeconds: number;
 }
 
 /** Embed `texts` with the MiniLM embedder over a fresh embedding cache (cold), then again from that cache (warm, a new process-level embedder). */
@@ -47,9 +49,11 @@ export async function measureEmbedding(texts: readonly string[], settings: Embed
       const { embedder } = await buildEmbedder("minilm", { ...settings, cacheDir });
       try {
         const t0 = performance.now();
+        const c0 = process.cpuUsage();
         // One call, like embedDistinct's batches: the embedder sorts by length and batches internally.
         for (let i = 0; i < texts.length; i += 512) await embedder.embedBatch(texts.slice(i, i + 512));
-        out.push({ label, texts: texts.length, seconds: (performance.now() - t0) / 1000 });
+        const c = process.cpuUsage(c0);
+        out.push({ label, texts: texts.length, seconds: (performance.now() - t0) / 1000, cpuSeconds: (c.user + c.system) / 1e6 });
       } finally {
         await embedder.dispose?.();
       }
@@ -78,7 +82,7 @@ export async function measureBenchAll(benchScript: string, env: NodeJS.ProcessEn
       const seconds = (performance.now() - t0) / 1000;
       if (r.error) throw new Error(`could not start ${process.execPath} ${args.join(" ")}: ${r.error.message}`);
       if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited with ${r.status}:\n${r.stderr.trim()}`);
-      out.push({ label, texts: 0, seconds });
+      out.push({ label, texts: 0, seconds, cpuSeconds: 0 });
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

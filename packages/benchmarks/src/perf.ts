@@ -30,6 +30,7 @@ Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
   --repeat N        runs per measurement (default 3)
   --embedding       MiniLM sentences/s on the texts Exp. 5 and 6 embed, cold and warm (embedding cache)
   --texts-out FILE  with --embedding: also write those texts (JSON) to time another implementation on them
+  --limit N         with --embedding: only the first N of those texts
   --all             whole \`pnpm bench all\`: hashing only, then both embedders cold and warm (a scratch cache)
   -h, --help        this text
 Data comes from the cache, PERSODE_DATA_MIRROR or a download, as for \`pnpm bench\`.`;
@@ -178,16 +179,16 @@ export function formatPerf(r: PerfResult): string {
 }
 
 /** The --embedding / --all measurements as a plain-text report. */
-async function modelPerf(embedding: boolean, all: boolean, textsOut: string | undefined): Promise<string> {
+async function modelPerf(embedding: boolean, all: boolean, textsOut: string | undefined, limit: number | undefined): Promise<string> {
   const cpu = cpus();
   const out = [`Persode-TS MiniLM throughput — ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}, Node ${process.version}`];
   const model = await provisionModel({ offline: true, log: () => undefined });
   if (embedding) {
-    const texts = await benchmarkTexts();
+    const texts = (await benchmarkTexts()).slice(0, limit);
     if (textsOut) await writeTexts(resolve(textsOut), texts);
     out.push("", `Embedding the ${texts.length} distinct texts of Exp. 5 and 6 with ${model.model.id} (${model.model.dtype}):`);
-    const rows = (await measureEmbedding(texts, { modelDir: model.root, offline: true })).map((t) => [t.label, t.seconds.toFixed(2), `${rate(t.texts, t.seconds)}`]);
-    out.push(...table(["run", "seconds", "sentences/s"], rows));
+    const rows = (await measureEmbedding(texts, { modelDir: model.root, offline: true })).map((t) => [t.label, t.seconds.toFixed(2), t.cpuSeconds.toFixed(2), rate(t.texts, t.seconds), rate(t.texts, t.cpuSeconds)]);
+    out.push(...table(["run", "wall s", "CPU s", "sentences/s (wall)", "sentences/CPU-s"], rows));
   }
   if (all) {
     const env: NodeJS.ProcessEnv = { ...process.env, PERSODE_MODEL_DIR: model.root, PERSODE_OFFLINE: "1" };
@@ -212,6 +213,7 @@ export async function main(argv: string[]): Promise<number> {
         repeat: { type: "string" },
         embedding: { type: "boolean" },
         "texts-out": { type: "string" },
+        limit: { type: "string" },
         all: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -226,7 +228,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     if (values.embedding || values.all) {
-      process.stdout.write(await modelPerf(Boolean(values.embedding), Boolean(values.all), values["texts-out"]));
+      process.stdout.write(await modelPerf(Boolean(values.embedding), Boolean(values.all), values["texts-out"], values.limit === undefined ? undefined : intOption(values.limit, "limit", 0, 1)));
       return 0;
     }
     const embedder = embedderOption(values.embedder);
