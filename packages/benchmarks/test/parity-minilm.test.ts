@@ -37,7 +37,7 @@ describe.skipIf(availability !== undefined && !inCi)("MiniLM runs match the refe
 
   it("the run is the pinned model, named by it", () => {
     expect(embedder.model).toEqual({ id: "Xenova/all-MiniLM-L6-v2", revision: "751bff37182d3f1213fa05d7196b954e230abad9", dtype: "fp32" });
-    expect(runKey(embedder)).toBe("all-MiniLM-L6-v2");
+    expect(runKey(embedder, "minilm")).toBe("all-MiniLM-L6-v2");
     expect(embedder.dim).toBe(384);
   });
 

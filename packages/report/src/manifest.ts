@@ -201,7 +201,7 @@ export function compareManifests(committed: Manifest, recomputed: Manifest): str
 /** Re-read each manifest entry straight from its results file (independent of the content builder). */
 export function reresolveEntries(m: Manifest, set: ResultSet): string[] {
   const problems: string[] = [];
-  const byFile = new Map(Object.values(set.docs).map((d) => [d!.file, d!]));
+  const byFile = new Map([...Object.values(set.docs), ...(set.exp3Models ?? []).map((m) => m.doc)].map((d) => [d!.file, d!]));
   for (const e of m.entries) {
     const doc = byFile.get(e.file);
     if (!doc) {
