@@ -131,24 +131,29 @@ export async function main(argv: string[]): Promise<number> {
     const epirec = once((): Promise<EpisodicCorpus> => loadEpiRec());
     const reports: { title: string; id: string; report: ExperimentReport; seconds: number }[] = [];
     const timings: Record<string, unknown> = {};
-    for (const embedderName of names) {
-      const settings = embedderSettings(embedderName, embedderName === "hashing" && names.length > 1 ? {} : values, process.env);
-      // A neural model is provisioned and loaded before any experiment runs, so its run key (the model's name) is known.
-      const built = embedderName === "hashing" ? undefined : await buildEmbedder(embedderName, settings);
-      const hashing = once(async () => (await buildEmbedder("hashing", settings)).embedder);
-      const key = built?.key ?? "hashing";
-      const ctx: ExperimentContext = {
-        out,
-        embedderName: key,
-        embedder: built ? async () => built.embedder : hashing,
-        seed,
-        samples,
-        locomo,
-        epirec,
-        // The command as typed (`all` runs both embedders), so every file names the command that regenerates it.
-        target: [target, ...(values.embedder !== undefined && embedderName !== "hashing" ? ["--embedder", embedderName] : []), ...(typeof values.model === "string" && built ? ["--model", values.model] : []), ...(typeof values.dtype === "string" && built ? ["--dtype", values.dtype] : [])].join(" "),
-      };
-      try {
+    // Every neural model is provisioned and loaded before any experiment runs: a missing model fails the
+    // run before a single file is written, and each run key (the model's name) is known up front.
+    const builtByName = new Map<string, Awaited<ReturnType<typeof buildEmbedder>>>();
+    try {
+      for (const embedderName of names) {
+        if (embedderName !== "hashing") builtByName.set(embedderName, await buildEmbedder(embedderName, embedderSettings(embedderName, values, process.env)));
+      }
+      for (const embedderName of names) {
+        const settings = embedderSettings(embedderName, embedderName === "hashing" && names.length > 1 ? {} : values, process.env);
+        const built = builtByName.get(embedderName);
+        const hashing = once(async () => (await buildEmbedder("hashing", settings)).embedder);
+        const key = built?.key ?? "hashing";
+        const ctx: ExperimentContext = {
+          out,
+          embedderName: key,
+          embedder: built ? async () => built.embedder : hashing,
+          seed,
+          samples,
+          locomo,
+          epirec,
+          // The command as typed (`all` runs both embedders), so every file names the command that regenerates it.
+          target: [target, ...(values.embedder !== undefined && embedderName !== "hashing" ? ["--embedder", embedderName] : []), ...(typeof values.model === "string" && built ? ["--model", values.model] : []), ...(typeof values.dtype === "string" && built ? ["--dtype", values.dtype] : [])].join(" "),
+        };
         for (const exp of selected) {
           // Exp. 1 and 2 do not depend on the embedder: run once, with the first embedder.
           if (embedderName !== names[0] && (exp.id === "exp1" || exp.id === "exp2")) continue;
@@ -158,9 +163,9 @@ export async function main(argv: string[]): Promise<number> {
           reports.push({ title: `${exp.title}${names.length > 1 ? ` [${key}]` : ""}`, id: exp.id, report, seconds });
           timings[`${exp.id}/${key}`] = { seconds: Number(seconds.toFixed(3)), ...(report.counters ?? {}) };
         }
-      } finally {
-        await built?.embedder.dispose?.();
       }
+    } finally {
+      for (const b of builtByName.values()) await b.embedder.dispose?.();
     }
     const previous = (await readPrevious(join(out, "timings.json"))) ?? {};
     await writeAtomic(join(out, "timings.json"), formatJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
