@@ -31,6 +31,8 @@ export default tseslint.config(
   { files: ["packages/util/**"], rules: forbid("@persode/core", "@persode/datasets", "@persode/benchmarks", "@persode/report") },
   { files: ["packages/core/**"], rules: forbid("@persode/datasets", "@persode/benchmarks", "@persode/report") },
   { files: ["packages/datasets/**"], rules: forbid("@persode/core", "@persode/benchmarks", "@persode/report") },
+  // Datasets' own tests may load a provisioned model through core (a dev dependency: never installed with the loaders).
+  { files: ["packages/datasets/test/**"], rules: forbid("@persode/benchmarks", "@persode/report") },
   { files: ["packages/report/**"], rules: forbid("@persode/core", "@persode/datasets", "@persode/benchmarks") },
   { files: ["packages/benchmarks/**"], rules: forbid("@persode/report") },
 );

@@ -4,7 +4,8 @@ import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createEmbedder, embedderNames, type Embedder, type EmbedderOptions } from "@persode/core";
+import { embedderNames } from "@persode/core";
+import { buildEmbedder } from "./embedder-setup.js";
 import { loadEpiRec, loadLocomo, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
 import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
@@ -23,8 +24,9 @@ ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEn
   corpus              every strategy on your own journal corpus (two CSV files)
 
 Options:
-  --embedder NAME     ${embedderNames().join(" | ")} (default hashing)
-  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
+  --embedder NAME     ${embedderNames().join(" | ")} (default: hashing; for all: hashing, then minilm)
+  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32:
+                      the pinned model, provisioned and verified like \`pnpm model fetch\`)
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES})
@@ -136,15 +138,15 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       return await runCorpusCommand(values);
     }
     const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)!];
-    const embedderName = embedderOption(values.embedder);
+    // `all` reproduces both halves of the paper: hashing, then the pinned MiniLM (unless --embedder picks one).
+    const names = values.embedder === undefined && target === "all" ? ["hashing", "minilm"] : [embedderOption(values.embedder)];
     const out = resolve(values.out ?? "results");
-    const settings = embedderSettings(embedderName, values, process.env);
     const seed = intOption(values.seed, "seed", DEFAULT_SEED);
     const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
     // Everything is written into a staging copy of `out` and published together at the end.
     const staged = StagedResults.begin(out);
     try {
-      await runExperiments(selected, staged, { target, embedderName, settings, seed, samples }, hooks);
+      await runExperiments(selected, staged, { target, names, values, seed, samples }, hooks);
     } catch (e) {
       // name the user's folder, not its staging copy, in the message
       if (e instanceof Error) e.message = e.message.split(staged.dir).join(out);
@@ -163,34 +165,61 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
 }
 
 /** Run the selected experiments into the staging folder, let the hook render, then publish. */
+/** The parsed option values of `pnpm bench`. */
+type BenchValues = ReturnType<typeof parseBenchArgs>["values"];
+
 async function runExperiments(
   selected: Experiment[],
   staged: StagedResults,
-  run: { target: string; embedderName: string; settings: EmbedderOptions; seed: number; samples: number },
+  run: { target: string; names: readonly string[]; values: BenchValues; seed: number; samples: number },
   hooks: RunHooks,
 ): Promise<void> {
-  const { target, embedderName, settings } = run;
-  let built: Embedder | undefined;
-  const ctx: ExperimentContext = {
-    out: staged.dir,
-    embedderName,
-    embedder: once(async () => (built = await createEmbedder(embedderName, settings))),
-    seed: run.seed,
-    samples: run.samples,
-    locomo: once((): Promise<LocomoDataset> => loadLocomo()),
-    epirec: once((): Promise<EpisodicCorpus> => loadEpiRec()),
-    target: [target, ...(embedderName !== "hashing" ? ["--embedder", embedderName] : [])].join(" "),
-  };
+  const { target, names, values } = run;
+  const locomo = once((): Promise<LocomoDataset> => loadLocomo());
+  const epirec = once((): Promise<EpisodicCorpus> => loadEpiRec());
   const reports: { title: string; id: string; report: ExperimentReport; seconds: number }[] = [];
   const timings: Record<string, unknown> = {};
-  for (const exp of selected) {
-    const t0 = performance.now();
-    const report = await exp.run(ctx);
-    const seconds = (performance.now() - t0) / 1000;
-    reports.push({ title: exp.title, id: exp.id, report, seconds });
-    timings[`${exp.id}/${embedderName}`] = { seconds: Number(seconds.toFixed(3)), ...(report.counters ?? {}) };
+  // Every neural model is provisioned and loaded before any experiment runs: a missing model fails the
+  // run before a single file is written, and each run key (the model's name) is known up front.
+  const builtByName = new Map<string, Awaited<ReturnType<typeof buildEmbedder>>>();
+  try {
+    for (const embedderName of names) {
+      if (embedderName !== "hashing") builtByName.set(embedderName, await buildEmbedder(embedderName, embedderSettings(embedderName, values, process.env)));
+    }
+    for (const embedderName of names) {
+      const settings = embedderSettings(embedderName, embedderName === "hashing" && names.length > 1 ? {} : values, process.env);
+      const built = builtByName.get(embedderName);
+      const hashing = once(async () => (await buildEmbedder("hashing", settings)).embedder);
+      const key = built?.key ?? "hashing";
+      const ctx: ExperimentContext = {
+        out: staged.dir,
+        embedderName: key,
+        embedder: built ? async () => built.embedder : hashing,
+        seed: run.seed,
+        samples: run.samples,
+        locomo,
+        epirec,
+        // The command as typed (`all` runs both embedders), so every file names the command that regenerates it.
+        target: [
+          target,
+          ...(values.embedder !== undefined && embedderName !== "hashing" ? ["--embedder", embedderName] : []),
+          ...(typeof values.model === "string" && built ? ["--model", values.model] : []),
+          ...(typeof values.dtype === "string" && built ? ["--dtype", values.dtype] : []),
+        ].join(" "),
+      };
+      for (const exp of selected) {
+        // Exp. 1 and 2 do not depend on the embedder: run once, with the first embedder.
+        if (embedderName !== names[0] && (exp.id === "exp1" || exp.id === "exp2")) continue;
+        const t0 = performance.now();
+        const report = await exp.run(ctx);
+        const seconds = (performance.now() - t0) / 1000;
+        reports.push({ title: `${exp.title}${names.length > 1 ? ` [${key}]` : ""}`, id: exp.id, report, seconds });
+        timings[`${exp.id}/${key}`] = { seconds: Number(seconds.toFixed(3)), ...(report.counters ?? {}) };
+      }
+    }
+  } finally {
+    for (const b of builtByName.values()) await b.embedder.dispose?.();
   }
-  await built?.dispose?.();
   const previous = (await readPrevious(join(staged.dir, "timings.json"))) ?? {};
   await writeAtomic(join(staged.dir, "timings.json"), formatJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
   await hooks.afterRun?.(staged);

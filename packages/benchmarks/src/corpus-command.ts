@@ -1,5 +1,5 @@
 import { basename, join, resolve } from "node:path";
-import { createEmbedder } from "@persode/core";
+import { buildEmbedder } from "./embedder-setup.js";
 import { corpusCounts, loadCsvCorpus } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
 import { EXTENDED_NOTE, significanceBlock } from "./extended-results.js";
@@ -35,7 +35,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   });
   for (const w of corpus.warnings) process.stderr.write(`warning: ${w}\n`);
   const out = resolve((values.out as string | undefined) ?? "results");
-  const embedder = await createEmbedder(embedderName, settings);
+  const { embedder, key } = await buildEmbedder(embedderName, settings);
   const slug = corpusSlug(corpus.name);
   const t0 = performance.now();
   // runEpisodic seeds its bootstrap streams independently of the display label, so EpiRec converted
@@ -45,9 +45,9 @@ export async function runCorpusCommand(values: Values): Promise<number> {
 
   const file = `corpus_${slug}.json`;
   const path = join(out, file);
-  const runs = await runsAfter(path, corpus.sha256, { seed, samples }, embedderName, embedder, r.run);
+  const runs = await runsAfter(path, corpus.sha256, { seed, samples }, key, embedder, r.run);
   for (const o of r.outputs) {
-    const base = join(out, `corpus_${slug}_rankings`, `${embedderName}_${o.strategy.slug}`);
+    const base = join(out, `corpus_${slug}_rankings`, `${key}_${o.strategy.slug}`);
     await writeAtomic(`${base}.jsonl`, o.jsonl);
     await writeAtomic(`${base}.official.json`, o.official);
   }
@@ -80,7 +80,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const seconds = (performance.now() - t0) / 1000;
   const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
   const w = Math.max(...Object.keys(strategies).map((k) => k.length));
-  const lines = [`corpus "${corpus.name}": ${counts.personas} personas, ${counts.episodes} episodes, ${counts.probes} probes (${seconds.toFixed(2)} s, ${embedderName})`];
+  const lines = [`corpus "${corpus.name}": ${counts.personas} personas, ${counts.episodes} episodes, ${counts.probes} probes (${seconds.toFixed(2)} s, ${key})`];
   for (const [k, v] of Object.entries(strategies)) lines.push(`  ${k.padEnd(w)}  recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`);
   lines.push(`  gate fires on ${(r.run.gate as { reflective_fused_fraction: number }).reflective_fused_fraction} of non-factual probes`);
   const extended = r.extended.strategies as Record<string, Record<string, unknown>>;

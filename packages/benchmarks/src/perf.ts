@@ -11,20 +11,28 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { Bm25Index, createEmbedder, descendingOrder, embedderNames, type EmbedderOptions } from "@persode/core";
-import { loadEpiRec, loadLocomo, type LocomoDataset } from "@persode/datasets";
+import { Bm25Index, descendingOrder, embedderNames, type EmbedderOptions } from "@persode/core";
+import { EPIREC, LOCOMO, loadEpiRec, loadLocomo, provisionModel, resolveDataset, type LocomoDataset } from "@persode/datasets";
+import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
+import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
 import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./results.js";
 
 const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D] [--repeat N]
+       pnpm bench:perf --embedding [--texts-out FILE]
+       pnpm bench:perf --all
 
 Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
   --embedder NAME   ${embedderNames().join(" | ")} (default hashing)
   --model, --dtype  passed to a neural embedder, as for \`pnpm bench\`
   --repeat N        runs per measurement (default 3)
+  --embedding       MiniLM sentences/s on the texts Exp. 5 and 6 embed, cold and warm (embedding cache)
+  --texts-out FILE  with --embedding: also write those texts (JSON) to time another implementation on them
+  --limit N         with --embedding: only the first N of those texts
+  --all             whole \`pnpm bench all\`: hashing only, then both embedders cold and warm (a scratch cache)
   -h, --help        this text
 Data comes from the cache, PERSODE_DATA_MIRROR or a download, as for \`pnpm bench\`.`;
 
@@ -115,7 +123,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const cliPath = opts.cliPath ?? fileURLToPath(new URL("./cli.js", import.meta.url));
   const env = process.env;
   const settings = opts.settings ?? embedderSettings(opts.embedder, {}, env);
-  const embedder = await createEmbedder(opts.embedder, settings);
+  const { embedder, key } = await buildEmbedder(opts.embedder, settings);
   const embedderArgs = [
     ...(opts.embedder !== "hashing" ? ["--embedder", opts.embedder] : []),
     ...(settings.model !== undefined ? ["--model", settings.model] : []),
@@ -133,7 +141,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
       for (let i = 1; i <= opts.repeat; i++) {
         const ctx: ExperimentContext = {
           out: join(tmp, `in-process-${id}-${i}`),
-          embedderName: opts.embedder,
+          embedderName: key,
           embedder: async () => embedder,
           seed: DEFAULT_SEED,
           samples: DEFAULT_SAMPLES,
@@ -231,6 +239,28 @@ export function formatPerf(r: PerfResult): string {
   return out.join("\n") + "\n";
 }
 
+/** The --embedding / --all measurements as a plain-text report. */
+async function modelPerf(embedding: boolean, all: boolean, textsOut: string | undefined, limit: number | undefined): Promise<string> {
+  const cpu = cpus();
+  const out = [`Persode-TS MiniLM throughput — ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}, Node ${process.version}`];
+  const model = await provisionModel({ offline: true, log: () => undefined });
+  if (embedding) {
+    const texts = (await benchmarkTexts()).slice(0, limit);
+    if (textsOut) await writeTexts(resolve(textsOut), texts);
+    out.push("", `Embedding the ${texts.length} distinct texts of Exp. 5 and 6 with ${model.model.id} (${model.model.dtype}):`);
+    const rows = (await measureEmbedding(texts, { modelDir: model.root, offline: true })).map((t) => [t.label, t.seconds.toFixed(2), t.cpuSeconds.toFixed(2), rate(t.texts, t.seconds), rate(t.texts, t.cpuSeconds)]);
+    out.push(...table(["run", "wall s", "CPU s", "sentences/s (wall)", "sentences/CPU-s"], rows));
+  }
+  if (all) {
+    const env: NodeJS.ProcessEnv = { ...process.env, PERSODE_MODEL_DIR: model.root, PERSODE_OFFLINE: "1" };
+    for (const ds of [LOCOMO, EPIREC]) env[ds.envPathVar] = (await resolveDataset(ds, { fillCache: false })).path;
+    const script = fileURLToPath(new URL("../../../scripts/bench.mjs", import.meta.url));
+    out.push("", "Whole `pnpm bench all` runs (node scripts/bench.mjs all --out <tmp>, scratch data cache):");
+    out.push(...table(["run", "seconds"], (await measureBenchAll(script, env)).map((t) => [t.label, t.seconds.toFixed(1)])));
+  }
+  return out.join("\n") + "\n";
+}
+
 /** Run `pnpm bench:perf` with argv (without node and script); returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let values;
@@ -242,6 +272,10 @@ export async function main(argv: string[]): Promise<number> {
         model: { type: "string" },
         dtype: { type: "string" },
         repeat: { type: "string" },
+        embedding: { type: "boolean" },
+        "texts-out": { type: "string" },
+        limit: { type: "string" },
+        all: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -254,6 +288,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    if (values.embedding || values.all) {
+      process.stdout.write(await modelPerf(Boolean(values.embedding), Boolean(values.all), values["texts-out"], values.limit === undefined ? undefined : intOption(values.limit, "limit", 0, 1)));
+      return 0;
+    }
     const embedder = embedderOption(values.embedder);
     const repeat = intOption(values.repeat, "repeat", 3, 1);
     process.stdout.write(formatPerf(await runPerf({ embedder, settings: embedderSettings(embedder, values), repeat })));

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type { Embedder } from "@persode/core";
 import { explainWriteError, writeFileAtomic } from "@persode/util";
 
 /** Package identity recorded in every results file. */
@@ -78,7 +79,7 @@ export async function runsAfter(
   dataSha256: string,
   bootstrap: { seed: number; samples: number },
   embedderName: string,
-  embedder: { name: string; id: string; dim: number },
+  embedder: Pick<Embedder, "name" | "id" | "dim" | "model">,
   run: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const previous = mergeablePrevious(await readPrevious(path), dataSha256, bootstrap);
@@ -91,7 +92,7 @@ export function meta(seed: number, embedders: string[], target: string, dataSha2
 }
 
 
-/** The identity of the vector space a run used (name, exact model id, dimension), recorded with every run. */
-export function describeEmbedder(e: { name: string; id: string; dim: number }): { name: string; id: string; dim: number } {
-  return { name: e.name, id: e.id, dim: e.dim };
+/** The identity of the vector space a run used (name; for a model its id, revision and dtype; exact id; dimension), recorded with every run. */
+export function describeEmbedder(e: Pick<Embedder, "name" | "id" | "dim" | "model">): Record<string, unknown> {
+  return { name: e.name, ...(e.model ? { model: e.model.id, revision: e.model.revision, dtype: e.model.dtype } : {}), id: e.id, dim: e.dim };
 }

@@ -558,3 +558,23 @@ describe("a path that cannot be written is named with the fix (exit 1, nothing w
     });
   }
 });
+
+describe("pnpm bench all without the model (issue 12)", () => {
+  it("offline: fails before writing anything, naming the model, the places searched and the hashing-only fallback", () => {
+    const out = freshDir("no-model");
+    const r = spawnCli(["all", "--out", out], { ...env, PERSODE_OFFLINE: "1", PERSODE_DATA_DIR: freshDir("empty-cache"), PERSODE_MODEL_DIR: "", PERSODE_MODEL_MIRROR: "" }, root);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("embedding model Xenova/all-MiniLM-L6-v2");
+    expect(r.stderr).toContain("PERSODE_OFFLINE is set");
+    expect(r.stderr).toContain("pnpm model fetch");
+    expect(r.stderr).toContain("--embedder hashing");
+    expect(listFiles(out)).toEqual([]);
+  });
+
+  it("--embedder hashing needs no model", () => {
+    const out = freshDir("hashing-only");
+    const r = spawnCli(["exp6", "--embedder", "hashing", "--out", out], { ...env, PERSODE_OFFLINE: "1", PERSODE_DATA_DIR: freshDir("empty-cache") }, root);
+    expect(r.code).toBe(0);
+    expect(Object.keys(json(join(out, "exp6_epirec.json")).runs as object)).toEqual(["hashing"]);
+  });
+});

@@ -47,7 +47,7 @@ export { LlmAnalyzer, type LlmAnalyzerOptions, type AnalyzerFallback, type Analy
 
 // Embedders (§4)
 /** The embedder interface and the numpy-exact cosine every strategy uses. */
-export { cosine, type Embedder } from "./embedders/embedder.js";
+export { cosine, type Embedder, type EmbedderModel } from "./embedders/embedder.js";
 /** The dependency-free hashing embedder (the reference embedder of every committed result). */
 export { HashingEmbedder } from "./embedders/hashing.js";
 /** Embedders by name ("hashing", "minilm", plugins): create, register, list. */

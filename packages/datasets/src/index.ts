@@ -57,3 +57,13 @@ export {
   type CsvCorpusInput,
 } from "./csv.js";
 export { parseEmoBank, loadEmoBank, EMOBANK_SPLITS, EMOBANK_COLUMNS, type EmoBankSentence, type EmoBankDataset } from "./emobank.js";
+export { MINILM_MODEL, modelLabel, pinnedModel, type PinnedModel, type PinnedModelFile, type MavenModelSource } from "./model/pinned-model.js";
+export {
+  provisionModel,
+  parseModelSources,
+  REMOTE_MODEL_SOURCES,
+  type ProvisionOptions,
+  type ProvisionedModel,
+  type RemoteModelSource,
+  type ModelFileSource,
+} from "./model/provision.js";

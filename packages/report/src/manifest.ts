@@ -69,6 +69,11 @@ export class ManifestRecorder {
     return { ref: id };
   }
 
+  /** Whether a value has been recorded under `id`. */
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
   /** Record the string or boolean at `path` in `doc`. */
   text(doc: ResultDoc, path: readonly PathSegment[], id: string): Ref {
     this.claim(id);
@@ -196,7 +201,7 @@ export function compareManifests(committed: Manifest, recomputed: Manifest): str
 /** Re-read each manifest entry straight from its results file (independent of the content builder). */
 export function reresolveEntries(m: Manifest, set: ResultSet): string[] {
   const problems: string[] = [];
-  const byFile = new Map([...Object.values(set.docs), ...Object.values(set.extended)].map((d) => [d!.file, d!]));
+  const byFile = new Map([...Object.values(set.docs), ...Object.values(set.extended), ...(set.exp3Models ?? []).map((m) => m.doc)].map((d) => [d!.file, d!]));
   for (const e of m.entries) {
     const doc = byFile.get(e.file);
     if (!doc) {

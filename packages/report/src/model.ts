@@ -21,10 +21,10 @@ export interface ReportModel {
   manifest: Manifest;
 }
 
-const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc, rec: ManifestRecorder) => Section>> = {
+const BUILDERS: Readonly<Record<Experiment, (doc: ResultDoc, rec: ManifestRecorder, set: ResultSet) => Section>> = {
   exp1: exp1Section,
   exp2: exp2Section,
-  exp3: exp3Section,
+  exp3: (doc, rec, set) => exp3Section(doc, rec, set.exp3Models ?? []),
   exp4: exp4Section,
   exp5: exp5Section,
   "exp5-audit": exp5AuditSection,
@@ -38,11 +38,14 @@ export function buildReportModel(set: ResultSet): ReportModel {
   const sections: Section[] = [];
   for (const e of EXPERIMENTS) {
     const doc = set.docs[e];
-    if (doc) sections.push(BUILDERS[e](doc, rec));
+    if (doc) sections.push(BUILDERS[e](doc, rec, set));
   }
   const extended = EXPERIMENTS.flatMap((e) => (set.extended[e] ? [set.extended[e]!] : []));
   if (extended.length > 0) sections.push(beyondSection(extended, rec));
-  const order = [...EXPERIMENTS.map((e) => RESULT_FILES[e]), ...EXPERIMENTS.flatMap((e) => (EXTENDED_FILES[e] ? [EXTENDED_FILES[e]!] : []))];
+  const order = [
+    ...EXPERIMENTS.flatMap((e) => [RESULT_FILES[e], ...(e === "exp3" ? (set.exp3Models ?? []).map((m) => m.doc.file) : [])]),
+    ...EXPERIMENTS.flatMap((e) => (EXTENDED_FILES[e] ? [EXTENDED_FILES[e]!] : [])),
+  ];
   return { sections, manifest: rec.manifest(order) };
 }
 

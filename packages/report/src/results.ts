@@ -2,7 +2,7 @@
  * Reading the result files `pnpm bench` writes (docs/results.md), with accessors that
  * fail with a message naming the file, the path and how to fix it. The report never runs a runner.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { formatPath, resolvePath, type PathSegment } from "./json-path.js";
 
@@ -34,6 +34,9 @@ export const EXTENDED_FILES: Readonly<Partial<Record<Experiment, string>>> = {
   exp6: "exp6_epirec_extended.json",
 };
 
+/** Exp. 3 runs with a model embedder go to `exp3_retrieval_<run key>.json` (the hashing run keeps the reference's name). */
+const EXP3_MODEL_FILE = /^exp3_retrieval_(.+)\.json$/;
+
 /** One parsed results file plus where it came from. */
 export interface ResultDoc {
   experiment: Experiment;
@@ -48,6 +51,8 @@ export interface ResultSet {
   docs: Partial<Record<Experiment, ResultDoc>>;
   /** The extended results files present, by the experiment that wrote them. */
   extended: Partial<Record<Experiment, ResultDoc>>;
+  /** Exp. 3 runs of model embedders, by run key, in file-name order. */
+  exp3Models?: { key: string; doc: ResultDoc }[];
 }
 
 /** Read every known results file that exists in `dir`; a file that is not valid JSON is an error. */
@@ -62,19 +67,25 @@ export function readResults(dir: string): ResultSet {
     const ext = extFile ? readDoc(dir, experiment, extFile) : undefined;
     if (ext) extended[experiment] = ext;
   }
-  return { dir, docs, extended };
+  const exp3Models = readdirSync(dir)
+    .filter((f) => EXP3_MODEL_FILE.test(f))
+    .sort()
+    .map((file) => ({ key: EXP3_MODEL_FILE.exec(file)![1]!, doc: { experiment: "exp3" as const, file, data: parseFile(join(dir, file), "exp3") } }));
+  return { dir, docs, extended, exp3Models };
 }
 
 function readDoc(dir: string, experiment: Experiment, file: string): ResultDoc | undefined {
   const full = join(dir, file);
   if (!existsSync(full)) return undefined;
-  let data: unknown;
+  return { experiment, file, data: parseFile(full, experiment) };
+}
+
+function parseFile(full: string, experiment: Experiment): unknown {
   try {
-    data = JSON.parse(readFileSync(full, "utf8"));
+    return JSON.parse(readFileSync(full, "utf8"));
   } catch (err) {
     throw new Error(`${full} is not valid JSON (${(err as Error).message}) — rerun \`pnpm bench ${benchTarget(experiment)}\``);
   }
-  return { experiment, file, data };
 }
 
 /** The experiments present in a result set, in presentation order. */

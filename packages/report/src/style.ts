@@ -74,11 +74,10 @@ export function strategySlug(key: string): string {
 
 const EMBEDDER_NAMES: Readonly<Record<string, string>> = {
   hashing: "hashing",
-  minilm: "MiniLM",
-  "sentence-transformers": "MiniLM",
+  "sentence-transformers": "MiniLM (reference)",
 };
 
-/** Human name of an embedder key (the reference's "sentence-transformers" is MiniLM). */
+/** Human name of a run key: "hashing", or the model's own name the run is filed under (never a guessed family name). */
 export function embedderName(key: string): string {
   return EMBEDDER_NAMES[key] ?? key;
 }

@@ -77,9 +77,9 @@ describe("figure specs", () => {
 
   it("draws one panel per embedder present", () => {
     const both = figures.find((f) => f.id === "exp6_epirec")!;
-    expect(panelsOf(both.spec)).toEqual(["hashing embedder", "MiniLM embedder"]);
+    expect(panelsOf(both.spec)).toEqual(["hashing embedder", "all-MiniLM-L6-v2 embedder"]);
     const ws = tempWorkspace();
-    for (const file of ["exp5_locomo.json", "exp6_epirec.json"]) editJson(join(ws.results, file), (d) => delete d.runs.minilm);
+    for (const file of ["exp5_locomo.json", "exp6_epirec.json"]) editJson(join(ws.results, file), (d) => delete d.runs["all-MiniLM-L6-v2"]);
     const only = buildFigureSpecs(readResults(ws.results));
     expect(panelsOf(only.find((f) => f.id === "exp5_locomo")!.spec)).toEqual(["hashing embedder (1535 questions)"]);
     expect(panelsOf(only.find((f) => f.id === "exp6_epirec")!.spec)).toEqual(["hashing embedder"]);

@@ -34,7 +34,7 @@ describe("regression manifest", () => {
 
   it("gives exact values tolerance 0 and model-embedder values a small tolerance", () => {
     for (const e of manifest.entries) {
-      if (e.id.includes(".minilm.") && !e.id.includes(".gate.")) expect(e.tolerance, e.id).toBeGreaterThan(0);
+      if (e.id.includes(".all-MiniLM-L6-v2.") && !e.id.includes(".gate.")) expect(e.tolerance, e.id).toBeGreaterThan(0);
       else expect(e.tolerance, e.id).toBe(0);
     }
   });
@@ -70,14 +70,14 @@ describe("regression manifest", () => {
   it("accepts a model-embedder change inside its tolerance and rejects one outside", () => {
     const ws = tempWorkspace();
     editJson(join(ws.results, "exp6_epirec.json"), (d) => {
-      d.runs.minilm.strategies["fused (Persode)"].overall.r3 = 0.806; // committed 0.804, tolerance 0.002
+      d.runs["all-MiniLM-L6-v2"].strategies["fused (Persode)"].overall.r3 = 0.806; // committed 0.804, tolerance 0.002
     });
     expect(compareManifests(manifest, buildManifest(readResults(ws.results)))).toEqual([]);
     editJson(join(ws.results, "exp6_epirec.json"), (d) => {
-      d.runs.minilm.strategies["fused (Persode)"].overall.r3 = 0.81;
+      d.runs["all-MiniLM-L6-v2"].strategies["fused (Persode)"].overall.r3 = 0.81;
     });
     const problems = compareManifests(manifest, buildManifest(readResults(ws.results)));
-    expect(problems.join("\n")).toContain("exp6.minilm.fused_persode.overall.r3 drifted: committed 0.804, results now give 0.810");
+    expect(problems.join("\n")).toContain("exp6.all-MiniLM-L6-v2.fused_persode.overall.r3 drifted: committed 0.804, results now give 0.810");
   });
 
   it("fails with the file, the path and the fix when a stated value is missing", () => {

@@ -35,7 +35,7 @@ describe("README results section", () => {
   it("has the generated tables: Exp. 3, Exp. 5 and Exp. 6 per embedder, with CIs", () => {
     expect(section).toContain("| fused (Persode) | 0.40 | 0.60 | 0.00 | 0.89 | 0.80 | 0.89 |");
     expect(section).toMatch(/\| similarity-only \| 0\.1525 \[0\.\d{4}, 0\.\d{4}\] \| 0\.2126 \[/);
-    expect(section).toContain("*Exp. 5 — LoCoMo, MiniLM embedder*");
+    expect(section).toContain("*Exp. 5 — LoCoMo, all-MiniLM-L6-v2 embedder*");
     expect(section).toMatch(/\| gated \(Persode\) \| 0\.550 \[0\.\d{3}, 0\.\d{3}\] \|/);
     expect(section).toContain("![");
   });

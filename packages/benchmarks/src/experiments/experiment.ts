@@ -5,7 +5,7 @@ import type { EpisodicCorpus, LocomoDataset } from "@persode/datasets";
 export interface ExperimentContext {
   /** Output folder. */
   out: string;
-  /** The embedder's registry name ("hashing", "minilm", …). */
+  /** The run key results are filed under: "hashing" or the model's name (`runKey`, e.g. "all-MiniLM-L6-v2"). */
   embedderName: string;
   /** The embedder, built lazily on first use and shared by all experiments of a run. */
   embedder(): Promise<Embedder>;

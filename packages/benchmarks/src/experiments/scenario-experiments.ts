@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { formatJson, meta, writeAtomic } from "../results.js";
+import { describeEmbedder, formatJson, meta, writeAtomic } from "../results.js";
 import { loadScenario } from "../scenario.js";
 import { runExp1 } from "./exp1-forgetting.js";
 import { runExp2 } from "./exp2-scoring.js";
@@ -55,9 +55,12 @@ export const exp3: Experiment = {
   options: ["embedder", "model", "dtype"],
   title: "Exp. 3 — salience-aware retrieval on the scenario",
   async run(ctx) {
-    const r = await runExp3(loadScenario(), await ctx.embedder());
+    const embedder = await ctx.embedder();
+    const r = await runExp3(loadScenario(), embedder);
     const file = embedderFile("exp3_retrieval", ctx);
-    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) }));
+    // A model's run records which weights produced it; the hashing file keeps the reference's shape.
+    const identity = embedder.model ? { embedder: describeEmbedder(embedder) } : {};
+    await writeAtomic(join(ctx.out, file), formatJson({ ...r, ...identity, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) }));
     const c = r.conditions as Record<string, Record<string, Record<string, unknown>>>;
     const summary: [string, string][] = Object.keys(c.vague!).map((k) => {
       const v = c.vague![k]!;

@@ -11,12 +11,24 @@ export interface Embedder {
   readonly id: string;
   /** Output dimension. */
   readonly dim: number;
+  /** For a neural embedder: which weights produced the vectors (model id, revision, dtype). */
+  readonly model?: EmbedderModel;
   /** Embed one text. */
   embed(text: string): Promise<Float64Array>;
   /** Embed many texts; result i belongs to texts[i]. */
   embedBatch(texts: readonly string[]): Promise<Float64Array[]>;
   /** Release resources (model sessions); optional. */
   dispose?(): Promise<void>;
+}
+
+/** The identity of a neural embedder's weights, recorded with every run it produces (issue 12). */
+export interface EmbedderModel {
+  /** Model id, e.g. "Xenova/all-MiniLM-L6-v2". */
+  readonly id: string;
+  /** Hub revision (commit) the files are pinned to, or "main"/a local label when unpinned. */
+  readonly revision: string;
+  /** Weight dtype, e.g. "fp32". */
+  readonly dtype: string;
 }
 
 /**

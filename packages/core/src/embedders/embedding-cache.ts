@@ -3,7 +3,7 @@ import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { writeFileAtomic } from "@persode/util";
-import type { Embedder } from "./embedder.js";
+import type { Embedder, EmbedderModel } from "./embedder.js";
 
 /**
  * Persistent embedding cache: text -> vector for one exact embedder (its `id`), so re-runs embed
@@ -289,6 +289,7 @@ export class CachedEmbedder implements Embedder {
   readonly name: string;
   readonly id: string;
   readonly dim: number;
+  readonly model?: EmbedderModel;
 
   constructor(
     readonly inner: Embedder,
@@ -300,6 +301,7 @@ export class CachedEmbedder implements Embedder {
     this.name = inner.name;
     this.id = inner.id;
     this.dim = inner.dim;
+    if (inner.model) this.model = inner.model;
   }
 
   async embed(text: string): Promise<Float64Array> {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fetchWithIdleTimeout, offlineFromEnv, persodeCacheDir, requireTimerMs } from "@persode/util";
-import type { Embedder } from "./embedder.js";
+import type { Embedder, EmbedderModel } from "./embedder.js";
 import { CachedEmbedder, EmbeddingCache } from "./embedding-cache.js";
 import type { EmbedderOptions } from "./registry.js";
 
@@ -207,17 +207,22 @@ let loadLock: Promise<unknown> = Promise.resolve();
 /** The MiniLM (or any BERT-style sentence-transformers) embedder; build it with `loadMiniLM`. */
 export class MiniLMEmbedder implements Embedder {
   readonly name = "minilm";
+  readonly model: EmbedderModel;
 
   private constructor(
     readonly id: string,
     readonly dim: number,
-    readonly model: string,
+    modelId: string,
+    revision: string,
+    dtype: string,
     readonly source: ModelSource,
     private readonly tokenizer: Tokenizer,
     private readonly session: Model,
     private readonly batchSize: number,
     private readonly maxLength: number,
-  ) {}
+  ) {
+    this.model = { id: modelId, revision, dtype };
+  }
 
   /** Resolve, (download,) and load the model; throws ModelUnavailableError with a fix when it cannot. */
   static async load(options: MiniLMOptions = {}): Promise<MiniLMEmbedder> {
@@ -245,7 +250,7 @@ export class MiniLMEmbedder implements Embedder {
     const files = requiredModelFiles(dtype);
     const fp = await fingerprintFiles(dir, files);
     const id = `minilm:${model}@${revision}:${dtype}:len${maxLength}:${fp}:d${hidden}`;
-    return new MiniLMEmbedder(id, hidden, model, source, tokenizer, session, batchSize, maxLength);
+    return new MiniLMEmbedder(id, hidden, model, revision, dtype, source, tokenizer, session, batchSize, maxLength);
   }
 
   async embed(text: string): Promise<Float64Array> {
@@ -273,11 +278,11 @@ export class MiniLMEmbedder implements Embedder {
     const hidden = result.last_hidden_state ?? result[Object.keys(result)[0]!];
     const mask = enc.attention_mask;
     if (!hidden || !mask || hidden.dims.length !== 3) {
-      throw new Error(`model "${this.model}" did not return a [batch, sequence, hidden] output (got ${hidden ? `[${hidden.dims.join(", ")}]` : "nothing"})`);
+      throw new Error(`model "${this.model.id}" did not return a [batch, sequence, hidden] output (got ${hidden ? `[${hidden.dims.join(", ")}]` : "nothing"})`);
     }
     const [B, S, H] = hidden.dims as [number, number, number];
-    if (H !== this.dim) throw new Error(`model "${this.model}" returned hidden size ${H}, but config.json says ${this.dim}`);
-    if (B !== batch.length || mask.dims[1] !== S) throw new Error(`model "${this.model}" returned shape [${B}, ${S}, ${H}] for ${batch.length} texts`);
+    if (H !== this.dim) throw new Error(`model "${this.model.id}" returned hidden size ${H}, but config.json says ${this.dim}`);
+    if (B !== batch.length || mask.dims[1] !== S) throw new Error(`model "${this.model.id}" returned shape [${B}, ${S}, ${H}] for ${batch.length} texts`);
     return meanPoolNormalize(hidden.data, mask.data, B, S, H);
   }
 
@@ -369,6 +374,7 @@ export async function createMiniLMEmbedder(options: EmbedderOptions = {}, env: N
   const o: MiniLMOptions = { ...fromEnv, offline: Boolean(options.offline) || Boolean(fromEnv.offline) };
   if (options.model) o.model = options.model;
   if (options.dtype) o.dtype = options.dtype;
+  if (options.revision) o.revision = options.revision;
   if (options.modelDir) o.modelDir = options.modelDir;
   const inner = await MiniLMEmbedder.load(o);
   try {

@@ -7,6 +7,8 @@ export interface EmbedderOptions {
   dim?: number;
   /** Model id for neural embedders. */
   model?: string;
+  /** Revision label of a neural embedder's weights (e.g. the pinned hub commit). */
+  revision?: string;
   /** Weight dtype for neural embedders (e.g. "fp32", "q8"). */
   dtype?: string;
   /** Directory holding local model folders (PERSODE_MODEL_DIR). */

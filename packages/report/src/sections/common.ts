@@ -7,7 +7,7 @@ import type { Cell, Inline, Section } from "../content.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
 import { type PathSegment } from "../json-path.js";
 import { getKeys, getString, hasPath, type ResultDoc } from "../results.js";
-import { isExactEmbedder, orderEmbedders } from "../style.js";
+import { embedderName, isExactEmbedder, orderEmbedders, strategySlug } from "../style.js";
 
 /** The always-on fusion strategy whose costs the report states. */
 export const FUSED = "fused (Persode)";
@@ -17,7 +17,7 @@ export const SIMILARITY = "similarity-only";
 export const GATED = "gated (Persode)";
 
 /** Largest drift allowed for values from a model-inference embedder (float inference may flip a few rankings). */
-const SEMANTIC_TOLERANCE = 0.002;
+export const SEMANTIC_TOLERANCE = 0.002;
 
 /** Manifest tolerance of a value computed with embedder `emb`: 0 when exactly reproducible. */
 export function toleranceOf(emb: string): number {
@@ -27,6 +27,48 @@ export function toleranceOf(emb: string): number {
 /** Embedders of a run-per-embedder results file, hashing first. */
 export function embeddersOf(doc: ResultDoc): string[] {
   return orderEmbedders(getKeys(doc, ["runs"]));
+}
+
+/** A run's embedder described by its model (id @ short revision, dtype) when the run records one, else undefined. */
+function modelIdentity(doc: ResultDoc, emb: string): string | undefined {
+  const base = ["runs", emb, "embedder"];
+  if (!hasPath(doc, [...base, "model"])) return undefined;
+  return `${getString(doc, [...base, "model"])} @ ${getString(doc, [...base, "revision"]).slice(0, 7)}, ${getString(doc, [...base, "dtype"])}`;
+}
+
+/** "<name> embedder" plus the model identity in parentheses when the run is a model's. */
+export function embedderCaption(doc: ResultDoc, emb: string): string {
+  const model = modelIdentity(doc, emb);
+  return `${embedderName(emb)} embedder${model ? ` (${model})` : ""}`;
+}
+
+/** The cell "v [lo, hi]" of a value already recorded under `id` by valueWithCi (CI refs only when recorded). */
+function recordedWithCi(rec: ManifestRecorder, id: string): Cell {
+  return rec.has(`${id}.ci95.lo`) ? [{ ref: id }, " [", { ref: `${id}.ci95.lo` }, ", ", { ref: `${id}.ci95.hi` }, "]"] : [{ ref: id }];
+}
+
+/**
+ * The paper's layout of a benchmark table when a file holds several embedders' runs: one row per
+ * strategy, the headline metric for every embedder side by side, then MRR for each model-inference
+ * embedder — all values recorded before under `${experiment}.${emb}.${slug}.${metric}`.
+ */
+export function paperTable(
+  rec: ManifestRecorder,
+  embedders: readonly string[],
+  strategies: readonly string[],
+  o: { experiment: string; caption: string; headline: { key: string; label: string }; mrrKey: string },
+): Section["blocks"][number] {
+  const cols: { emb: string; key: string; label: string }[] = [
+    ...embedders.map((emb) => ({ emb, key: o.headline.key, label: `${o.headline.label} ${embedderName(emb)}` })),
+    ...embedders.filter((emb) => !isExactEmbedder(emb)).map((emb) => ({ emb, key: o.mrrKey, label: `MRR ${embedderName(emb)}` })),
+  ];
+  return {
+    kind: "table",
+    caption: o.caption,
+    header: ["strategy", ...cols.map((c) => c.label)],
+    numeric: [false, ...cols.map(() => true)],
+    rows: strategies.map((s) => [[s], ...cols.map((c) => recordedWithCi(rec, `${o.experiment}.${c.emb}.${strategySlug(s)}.${c.key}`))]),
+  };
 }
 
 /** Fail naming the file and the rerun command when a strategy the section compares is missing. */

@@ -2,8 +2,8 @@
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getArray, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
-import { orderStrategies, strategySlug } from "../style.js";
-import { FUSED, GATED, SIMILARITY, requireStrategies } from "./common.js";
+import { embedderName, orderStrategies, strategySlug } from "../style.js";
+import { FUSED, GATED, SEMANTIC_TOLERANCE, SIMILARITY, requireStrategies } from "./common.js";
 
 
 /** Strategies of Exp. 3 in registry order (from the vague condition). */
@@ -32,7 +32,7 @@ export function longTermBump(doc: ResultDoc): { from: number; to: number } {
 }
 
 /** Build the Exp. 3 section, recording every stated number. */
-export function exp3Section(doc: ResultDoc, rec: ManifestRecorder): Section {
+export function exp3Section(doc: ResultDoc, rec: ManifestRecorder, models: readonly { key: string; doc: ResultDoc }[] = []): Section {
   const strategies = exp3Strategies(doc);
   requireStrategies(doc, strategies, "conditions.vague", "exp3");
   const cond = (c: string, s: string) => ["conditions", c, s];
@@ -81,6 +81,21 @@ export function exp3Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   if (strategies.includes(GATED)) {
     gainParts.push(" The gated strategy keeps similarity-only's plain-probe recall (", get(id("plain", GATED, "recall@3")), ").");
   }
+  const semantic: Section["blocks"] = models.map(({ key, doc: m }) => {
+    const mid = (c: string, s: string) => `exp3.${key}.${c}.${strategySlug(s)}.recall@3`;
+    const r = (c: string, s: string) => rec.num(m, [...cond(c, s), "target_recall"], mid(c, s), 2, SEMANTIC_TOLERANCE);
+    const parts: Inline[] = [
+      strong(`Semantic embedder (${embedderName(key)}).`),
+      " The same probes with the sentence embeddings of ",
+      rec.text(m, ["embedder", "model"], `exp3.${key}.embedder.model`),
+      ": similarity-only recalls ", r("vague", SIMILARITY), " of the targets on vague probes and ", r("plain", SIMILARITY),
+      " on plain ones (hashing ", get(id("vague", SIMILARITY, "recall@3")), " and ", get(id("plain", SIMILARITY, "recall@3")),
+      "); fusion ", r("vague", FUSED), " / ", r("plain", FUSED),
+    ];
+    if (strategies.includes(GATED)) parts.push(", the gate ", r("vague", GATED), " / ", r("plain", GATED));
+    parts.push(" (vague / plain).");
+    return { kind: "paragraph", parts } as const;
+  });
   const notes: Section["notes"] = [];
   if (hasPath(doc, ["protocol", "note"])) notes.push({ label: "Protocol", text: getString(doc, ["protocol", "note"]) });
   for (const key of hasPath(doc, ["notes"]) ? getKeys(doc, ["notes"]) : []) {
@@ -128,6 +143,7 @@ export function exp3Section(doc: ResultDoc, rec: ManifestRecorder): Section {
           { left: id("vague", FUSED, "intrusion"), op: ">", right: id("vague", SIMILARITY, "intrusion") },
         ],
       },
+      ...semantic,
     ],
     notes,
   };

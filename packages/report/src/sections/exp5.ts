@@ -3,7 +3,7 @@ import { strong, type Cell, type Comparison, type Inline, type Section } from ".
 import type { ManifestRecorder, Ref } from "../manifest.js";
 import { getKeys, getString, hasPath, type ResultDoc } from "../results.js";
 import { embedderName, orderStrategies, strategySlug } from "../style.js";
-import { FUSED, GATED, SIMILARITY, bootstrapSentence, datasetNotes, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
+import { FUSED, GATED, SIMILARITY, bootstrapSentence, embedderCaption, datasetNotes, paperTable, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
 
 /** The metrics the README states for Exp. 5, with their column names. */
 export const EXP5_METRICS: ReadonlyArray<{ key: string; label: string; short: string }> = [
@@ -43,6 +43,7 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const gapChecks: Comparison[] = [];
   const gateParts: Inline[] = [strong("Gain of the gate."), " Gating fusion on the query's emotion recovers similarity-only's recall"];
   let rule: Ref | undefined;
+  const paperAt = blocks.length;
   embedders.forEach((emb, ei) => {
     const tol = toleranceOf(emb);
     const strategies = orderStrategies(getKeys(doc, ["runs", emb, "strategies"]));
@@ -54,7 +55,7 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     });
     blocks.push({
       kind: "table",
-      caption: `Exp. 5 — LoCoMo, ${embedderName(emb)} embedder`,
+      caption: `Exp. 5 — LoCoMo, ${embedderCaption(doc, emb)}`,
       header: ["strategy", ...EXP5_METRICS.map((m) => m.label)],
       numeric: [false, ...EXP5_METRICS.map(() => true)],
       rows,
@@ -74,6 +75,10 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     }
     if (ei === 0) rule = rec.text(doc, ["runs", emb, "gate", "rule"], "exp5.gate.rule");
   });
+  if (embedders.length > 1) {
+    const strategies = orderStrategies(getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) => embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])));
+    blocks.splice(paperAt, 0, paperTable(rec, embedders, strategies, { experiment: "exp5", caption: "Exp. 5 — LoCoMo as the paper lays it out", headline: { key: "evidence_recall@5", label: "recall@5" }, mrrKey: "mrr" }));
+  }
   gapParts.push(".");
   gateParts.push(".");
   blocks.push({ kind: "paragraph", parts: gateParts });

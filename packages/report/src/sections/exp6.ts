@@ -3,7 +3,7 @@ import { strong, type Cell, type Comparison, type Inline, type Section } from ".
 import type { ManifestRecorder } from "../manifest.js";
 import { getKeys, hasPath, type ResultDoc } from "../results.js";
 import { embedderName, orderStrategies, strategySlug } from "../style.js";
-import { FUSED, GATED, SIMILARITY, bootstrapSentence, datasetNotes, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
+import { FUSED, GATED, SIMILARITY, bootstrapSentence, embedderCaption, datasetNotes, paperTable, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
 
 /** EpiRec probe types in presentation order, with their display names. */
 export const PROBE_TYPES: ReadonlyArray<{ key: string; label: string }> = [
@@ -27,6 +27,7 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const costParts: Inline[] = [strong("Cost."), " Always-on fusion scores below similarity-only on every probe type (recall@3)"];
   const costChecks: Comparison[] = [];
   const gateParts: Inline[] = [strong("Gate."), " The gate fuses on"];
+  const paperAt = blocks.length;
   embedders.forEach((emb, ei) => {
     const tol = toleranceOf(emb);
     const strategies = orderStrategies(getKeys(doc, ["runs", emb, "strategies"]));
@@ -40,7 +41,7 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     });
     blocks.push({
       kind: "table",
-      caption: `Exp. 6 — EpiRec, ${embedderName(emb)} embedder`,
+      caption: `Exp. 6 — EpiRec, ${embedderCaption(doc, emb)}`,
       header: ["strategy", "recall@3", "recall@1", "MRR", ...PROBE_TYPES.map((t) => `${t.label} recall@3`)],
       numeric: [false, true, true, true, ...PROBE_TYPES.map(() => true)],
       rows,
@@ -63,6 +64,10 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     gateParts.push(ei === 0 ? " " : "; ", gate, ` of the reflective probes (${embedderName(emb)})`);
     if (strategies.includes(GATED)) gateParts.push(", reaching overall recall@3 ", { ref: id(GATED, "overall.r3") }, " against similarity-only's ", { ref: id(SIMILARITY, "overall.r3") });
   });
+  if (embedders.length > 1) {
+    const strategies = orderStrategies(getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) => embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])));
+    blocks.splice(paperAt, 0, paperTable(rec, embedders, strategies, { experiment: "exp6", caption: "Exp. 6 — EpiRec as the paper lays it out", headline: { key: "overall.r3", label: "recall@3" }, mrrKey: "overall.mrr" }));
+  }
   costParts.push(".");
   gateParts.push(".");
   blocks.push({ kind: "paragraph", parts: gateParts });
