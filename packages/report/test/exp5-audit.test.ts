@@ -23,7 +23,7 @@ function build(results: string) {
 }
 
 describe("Exp. 5 on audited evidence (report)", () => {
-  it("states original, audited and paired recall with CIs for every strategy and embedder, each pinned in the manifest", () => {
+  it("states original, audited and paired recall, the paired difference with its CI, for every strategy and embedder, each pinned in the manifest", () => {
     const ws = workspace();
     const { doc, section, manifest } = build(ws.results);
     const data = doc.data as { runs: Record<string, { strategies: Record<string, any> }> };
@@ -36,7 +36,7 @@ describe("Exp. 5 on audited evidence (report)", () => {
         const entry = (id: string) => manifest.entries.find((e) => e.id === `exp5-audit.${emb}.${slug}.${id}`)!;
         expect(entry("original.evidence_recall@5").value).toBe(v.original["evidence_recall@5"]);
         expect(entry("audited.evidence_recall@5").value).toBe(v.audited["evidence_recall@5"]);
-        expect(entry("audited.evidence_recall@5.ci95.lo").value).toBe(v.audited.ci95["evidence_recall@5"][0]);
+        expect(entry("paired.evidence_recall@5.ci95.lo").value).toBe(v.audited_minus_original["evidence_recall@5"].ci95[0]);
         expect(entry("paired.evidence_recall@5.diff").value).toBe(v.audited_minus_original["evidence_recall@5"].diff);
         expect(entry("paired.evidence_recall@10.ci95.hi").value).toBe(v.audited_minus_original["evidence_recall@10"].ci95[1]);
         checked++;
