@@ -51,7 +51,7 @@ export interface MiniLMOptions {
   modelCacheDir?: string;
   /** Never download; fail at once when the model is not on disk (PERSODE_OFFLINE=1). */
   offline?: boolean;
-  /** Texts per inference batch (default 32). */
+  /** Texts per inference batch (default 8: fastest on a 2-core CPU, measured with `pnpm bench:perf --embedding`). */
   batchSize?: number;
   /** Token limit per text, longer texts are truncated (default 256, sentence-transformers' limit for this model). */
   maxLength?: number;
@@ -229,7 +229,7 @@ export class MiniLMEmbedder implements Embedder {
     const model = options.model ?? MINILM_DEFAULT_MODEL;
     const revision = options.revision ?? "main";
     const dtype = options.dtype ?? "fp32";
-    const batchSize = options.batchSize ?? 32;
+    const batchSize = options.batchSize ?? 8;
     const maxLength = options.maxLength ?? 256;
     const timeoutMs = options.fetchTimeoutMs ?? 20_000;
     const modelCacheDir = resolve(options.modelCacheDir ?? join(persodeCacheDir(), "models"));

@@ -137,12 +137,10 @@ export async function provisionModel(opts: ProvisionOptions = {}): Promise<Provi
       else files.push({ path: f.path, sha256: sha, source: "dir" });
     }
     if (problems.length > 0) {
-      throw new DatasetIntegrityError(
+      throw new DatasetError(
         `${label}: PERSODE_MODEL_DIR (or the modelDir option) names ${root}, but ${dir} is not the pinned model:\n` +
           `${problems.map((p) => `  - ${p}`).join("\n")}\n` +
           `To fix: unset PERSODE_MODEL_DIR to use the cache and the other sources (\`pnpm model fetch\`), or put the pinned files there.`,
-        "",
-        "",
       );
     }
     return { model: m, root, dir, files };
