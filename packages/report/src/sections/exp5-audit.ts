@@ -3,7 +3,7 @@ import { strong, type Cell, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getArray, getBoolean, getKeys, getString, type ResultDoc } from "../results.js";
 import { embedderName, orderStrategies, strategySlug } from "../style.js";
-import { bootstrapSentence, embeddersOf, toleranceOf, valueWithCi } from "./common.js";
+import { bootstrapSentence, embeddersOf, toleranceOf } from "./common.js";
 
 /** The metrics the audited-gold table states, original and audited side by side. */
 export const EXP5_AUDIT_METRICS: ReadonlyArray<{ key: string; label: string }> = [
