@@ -23,13 +23,15 @@ describe("Exp. 7 significance, recomputed from the committed per-item scores", (
     const run = results.runs[emb];
     const real = Object.keys(run.estimators).filter((n) => !run.estimators[n].upper_bound);
     const realColumns = real.flatMap((n) => [`${n}/fused`, `${n}/gated`]);
+    // Streams are named by the embedder's registry name (as every experiment's bootstrap label is), not the run key.
+    const stream: string = run.embedder.name;
 
     it(`${emb}: EpiRec reflective recall@3 — randomization p, Holm p, t-test p and W/T/L match the results file`, () => {
       const hits = perItem.runs[emb].hits_at_3 as Record<string, number[]>;
       const idx = (perItem.probe_types as string[]).flatMap((t, i) => (t !== FACTUAL ? [i] : []));
       const pick = (v: number[]) => ({ value: Float64Array.from(idx, (i) => v[i]!) });
       const systems = ["similarity-only", ...realColumns].map((key) => ({ key, values: pick(hits[key]!) }));
-      const tests = compareWithBaseline(systems, "similarity-only", { seed, samples, alpha, label: `exp7/${emb}/retrieval/reflective/randomization` });
+      const tests = compareWithBaseline(systems, "similarity-only", { seed, samples, alpha, label: `exp7/${stream}/retrieval/reflective/randomization` });
       let compared = 0;
       for (const col of realColumns) {
         const t = tests.get(col)!.value!;
@@ -49,7 +51,7 @@ describe("Exp. 7 significance, recomputed from the committed per-item scores", (
     it(`${emb}: LoCoMo overall evidence recall@5 — the same tests match`, () => {
       const r5 = perItem.runs[emb].locomo_evidence_recall_at_5 as Record<string, number[]>;
       const systems = ["similarity-only", ...realColumns].map((key) => ({ key, values: { value: Float64Array.from(r5[key]!) } }));
-      const tests = compareWithBaseline(systems, "similarity-only", { seed, samples, alpha, label: `exp7/${emb}/locomo/overall/randomization` });
+      const tests = compareWithBaseline(systems, "similarity-only", { seed, samples, alpha, label: `exp7/${stream}/locomo/overall/randomization` });
       for (const col of realColumns) {
         const t = tests.get(col)!.value!;
         const stored = run.locomo.retrieval[col].overall.paired_vs_similarity;

@@ -41,7 +41,8 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "persode-staging-"));
   env = await pinnedDataEnv(join(root, "cache"));
   writeFileSync(join(root, "README.md"), "# Project\n\n## Results\n\n<!-- results:begin -->\n<!-- results:end -->\n");
-  const first = run(BENCH, ["all", "--samples", "100"]);
+  // The hashing half: staging is what is under test, and this temporary cache holds no model.
+  const first = run(BENCH, ["all", "--embedder", "hashing", "--samples", "100"]);
   if (first.code !== 0) throw new Error(`the first bench all failed:\n${first.stderr}`);
   before = snapshot();
 }, 300_000);
@@ -68,14 +69,14 @@ describe("a failed or interrupted `pnpm bench all` leaves the previous results i
   });
 
   it("a plugin whose ranking is invalid (Exp. 3 fails after Exp. 1 and 2 ran): exit 1, nothing published", () => {
-    const r = run(BENCH, ["all", "--samples", "100", "--seed", "7", "--plugin", plugin("broken", "return new Int32Array(ctx.size);")]);
+    const r = run(BENCH, ["all", "--embedder", "hashing", "--samples", "100", "--seed", "7", "--plugin", plugin("broken", "return new Int32Array(ctx.size);")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('strategy "broken"');
     expectUnchanged();
   }, 240_000);
 
   it("SIGINT in the middle of the run: exit 130, nothing published", () => {
-    const r = run(BENCH, ["all", "--samples", "100", "--seed", "7", "--plugin", plugin("interrupt", 'process.kill(process.pid, "SIGINT"); return descendingOrder(ctx.similarity());')]);
+    const r = run(BENCH, ["all", "--embedder", "hashing", "--samples", "100", "--seed", "7", "--plugin", plugin("interrupt", 'process.kill(process.pid, "SIGINT"); return descendingOrder(ctx.similarity());')]);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain("interrupted (SIGINT): nothing was published");
     expectUnchanged();

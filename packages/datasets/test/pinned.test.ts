@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EPIREC, LOCOMO, LOCOMO_AUDIT, PINNED_DATASETS, resolveDataset, sha256Hex } from "../src/index.js";
+import { EMOBANK, EPIREC, LOCOMO, LOCOMO_AUDIT, PINNED_DATASETS, resolveDataset, sha256Hex } from "../src/index.js";
 import { pinnedDataOptions } from "./helpers.js";
 
 describe("pinned sources (docs/spec.md §8)", () => {
   it("pins commit-addressed URLs and lower-case hex sha256", () => {
-    expect(PINNED_DATASETS).toEqual([LOCOMO, EPIREC, LOCOMO_AUDIT]);
+    expect(PINNED_DATASETS).toEqual([LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK]);
     for (const ds of PINNED_DATASETS) {
       expect(ds.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(ds.url).toMatch(/^https:\/\/raw\.githubusercontent\.com\/[^/]+\/[^/]+\/[0-9a-f]{40}\//);
