@@ -1,10 +1,11 @@
-import { LexiconAnalyzer, MemoryStore, extendedStrategies, gateFires, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, extendedStrategies, strategies, type Embedder, type MemoryInit, type RetrievalStrategy } from "@persode/core";
 import type { EpisodicCorpus } from "@persode/datasets";
 import { Progress, pyRound } from "@persode/util";
 import { embedDistinct } from "./embed.js";
 import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { mean, rankOf } from "./metrics.js";
 import { RankingsWriter } from "./rankings-writer.js";
+import { rankGroups, type RankingGroup } from "./ranking-loop.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
 import { extendedStrategyResults } from "./extended-results.js";
@@ -25,6 +26,28 @@ export interface EpisodicRun {
   extended: Record<string, unknown>;
   probes: number;
   rankedMemories: number;
+}
+
+/** A persona as a store: one memory per episode (E, event, emotion from `analyze`; C = `storedC`; created = episode time), ranked at `nowMs` for each of its probes (E from `queryIntensity`), in corpus order. */
+export function personaGroup(
+  persona: EpisodicCorpus["personas"][number],
+  storedC: number,
+  nowMs: number,
+  vectors: ReadonlyMap<string, Float64Array>,
+  analyze: (text: string) => { event?: string; emotion?: string; hashtags?: string[]; intensity: number },
+  queryIntensity: (text: string) => number,
+): RankingGroup {
+  const memories: MemoryInit[] = persona.episodes.map((e) => {
+    const a = analyze(e.text);
+    return { id: e.id, text: e.text, event: a.event, emotion: a.emotion, hashtags: a.hashtags, emotionalIntensity: a.intensity, contextualRelevance: storedC, createdAt: e.timestampMs };
+  });
+  const queries = persona.episodes.flatMap((e) => e.probes.map((q) => ({ text: q.query, vector: vectors.get(q.query)!, intensity: queryIntensity(q.query) })));
+  return { memories, vectors: persona.episodes.map((e) => vectors.get(e.text)!), nowMs, queries };
+}
+
+/** Per probe (corpus order), the index of its target episode within its persona. */
+export function probeTargets(corpus: EpisodicCorpus): Int32Array {
+  return Int32Array.from(corpus.personas.flatMap((p) => p.episodes.flatMap((e, i) => e.probes.map(() => i))));
 }
 
 /**
@@ -49,46 +72,31 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const rank = strats.map(() => new Int32Array(n)); // 1-based target rank per probe
   const writers = paper.map(() => new RankingsWriter());
   const ranked: string[][][] = paper.map(() => []);
-  const fires = new Uint8Array(n);
   let rankedMemories = 0;
   const progress = new Progress(`${label} (${embedder.name}): ranking`, { total: n });
-
-  let pi = 0;
-  for (const persona of corpus.personas) {
-    const store = new MemoryStore({ embedder });
-    for (const e of persona.episodes) {
-      const a = analyzer.analyzeSync(e.text);
-      store.addEmbedded(
-        { id: e.id, text: e.text, event: a.event, emotion: a.emotion, hashtags: a.hashtags, emotionalIntensity: a.intensity, contextualRelevance: EPISODIC_PROTOCOL.stored_C, createdAt: e.timestampMs },
-        vectors.get(e.text)!,
-      );
-    }
-    const ids = store.memories.map((m) => m.id);
-    const idBytes = RankingsWriter.encodeIds(ids);
-    const columns = store.columns();
-    const staticOrders = new Map<RetrievalStrategy, Int32Array>();
-    for (const [targetIndex, e] of persona.episodes.entries()) {
-      for (const q of e.probes) {
-        const intensity = analyzer.analyzeSync(q.query).intensity;
-        fires[pi] = gateFires(intensity) ? 1 : 0;
-        const ctx = store.context({ text: q.query, vector: vectors.get(q.query)!, intensity }, corpus.referenceNowMs, columns);
-        strats.forEach((s, si) => {
-          let order = staticOrders.get(s);
-          if (!order) {
-            order = rankChecked(s, ctx);
-            if (s.queryIndependent) staticOrders.set(s, order);
-          }
-          rank[si]![pi] = rankOf(order, targetIndex);
-          rankedMemories += order.length;
-          if (si >= paper.length) return; // rankings files and official reports: the paper's strategies only
-          ranked[si]!.push(Array.from(order, (i) => ids[i]!));
-          writers[si]!.line(`{"persona_id": ${JSON.stringify(persona.id)}, "probe_id": ${JSON.stringify(q.id)}, "ranked_episode_ids": `, order, idBytes);
-        });
-        pi++;
-        progress.tick();
-      }
-    }
-  }
+  const stores = corpus.personas.map((persona) => personaGroup(persona, EPISODIC_PROTOCOL.stored_C, corpus.referenceNowMs, vectors, (text) => analyzer.analyzeSync(text), (text) => analyzer.analyzeSync(text).intensity));
+  const targets = probeTargets(corpus);
+  const ids = corpus.personas.map((p) => p.episodes.map((e) => e.id));
+  const idBytes = ids.map((x) => RankingsWriter.encodeIds(x));
+  let prefix = "";
+  const fires = rankGroups(
+    stores,
+    embedder,
+    strats,
+    {
+      query(pi, g) {
+        prefix = `{"persona_id": ${JSON.stringify(corpus.personas[g]!.id)}, "probe_id": ${JSON.stringify(probes[pi]!.probe.id)}, "ranked_episode_ids": `;
+      },
+      ranking(pi, si, order, g) {
+        rank[si]![pi] = rankOf(order, targets[pi]!);
+        rankedMemories += order.length;
+        if (si >= paper.length) return; // rankings files and official reports: the paper's strategies only
+        ranked[si]!.push(Array.from(order, (i) => ids[g]![i]!));
+        writers[si]!.line(prefix, order, idBytes[g]!);
+      },
+    },
+    progress,
+  );
   progress.finish();
 
   const types = [...new Set(probes.map((p) => p.probe.type))].sort(compareCodePoints);

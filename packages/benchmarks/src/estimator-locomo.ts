@@ -6,15 +6,15 @@
  * (compareToSimilarity; Holm across all estimator·strategy columns within each category).
  * LoCoMo has no emotion labels, so the oracle does not run here.
  */
-import { MemoryStore, fused, gateFires, gated, similarityOnly, type Embedder, type EmotionEstimator, type RetrievalStrategy } from "@persode/core";
+import type { Embedder, EmotionEstimator } from "@persode/core";
 import type { LocomoDataset } from "@persode/datasets";
-import { BASELINE, MODES, columnKey, compareToSimilarity, type Mode, type PairedVsSimilarity } from "./estimator-retrieval.js";
-import { LOCOMO_CATEGORIES, selectQuestions, turnText, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
+import { BASELINE, EXP7_STRATEGIES, MODES, columnKey, compareToSimilarity, type Mode, type PairedVsSimilarity } from "./estimator-retrieval.js";
+import { LOCOMO_CATEGORIES, conversationStore, goldMask, questionQueries, selectQuestions, turnText, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
 import { mean, rankingMetrics } from "./metrics.js";
-import { DAY_MS, Progress, pyRound } from "@persode/util";
+import { rankGroups } from "./ranking-loop.js";
+import { Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 
-const STRATEGY: Readonly<Record<Mode, RetrievalStrategy>> = { fused, gated };
 
 /** The included questions and every turn/question text (for embedding once with the rest of the run). */
 export function locomoTexts(data: LocomoDataset): { questions: LocomoQuestion[]; texts: string[] } {
@@ -44,38 +44,27 @@ export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Em
     const qE = await est.estimate(questions.map((q) => q.question));
     const base = new Float64Array(n);
     const cols = Object.fromEntries(MODES.map((m) => [m, new Float64Array(n)])) as Record<Mode, Float64Array>;
-    const fire = new Uint8Array(n);
     let ti = 0;
-    let qi = 0;
-    for (let c = 0; c < data.conversations.length; c++) {
-      const conv = data.conversations[c]!;
-      const store = new MemoryStore({ embedder });
-      const diaIds: string[] = [];
-      let latest = -Infinity;
-      for (const session of conv.sessions) {
-        latest = Math.max(latest, session.timestampMs);
-        session.turns.forEach((t, i) => {
-          const text = turnText(t);
-          store.addEmbedded({ id: `${conv.sampleId}#${diaIds.length}`, text, emotionalIntensity: turnE[ti++]!.intensity, contextualRelevance: 0.5, createdAt: session.timestampMs + i * 1000 }, vectors.get(text)!);
-          diaIds.push(t.diaId);
-        });
-      }
-      const nowMs = latest + DAY_MS;
-      const indexOfDia = new Map(diaIds.map((d, i) => [d, i]));
-      const columns = store.columns();
-      for (; qi < n && questions[qi]!.conversation === c; qi++) {
-        const q = questions[qi]!;
-        const intensity = qE[qi]!.intensity;
-        fire[qi] = gateFires(intensity) ? 1 : 0;
-        const ctx = store.context({ text: q.question, vector: vectors.get(q.question)!, intensity }, nowMs, columns);
-        const relevant = new Uint8Array(diaIds.length);
-        for (const g of q.gold) relevant[indexOfDia.get(g)!] = 1;
-        const r5 = (s: RetrievalStrategy) => rankingMetrics(s.rank(ctx), relevant, q.gold.length, [5]).recall[0]!;
-        base[qi] = r5(similarityOnly);
-        for (const m of MODES) cols[m][qi] = r5(STRATEGY[m]);
-        progress.tick();
-      }
-    }
+    const stores = data.conversations.map((conv) => conversationStore(conv, () => ({ intensity: turnE[ti++]!.intensity }), vectors));
+    let qe = 0;
+    const groups = stores.map((st, c) => ({ ...st, queries: questionQueries(questions.filter((q) => q.conversation === c), () => qE[qe++]!.intensity, vectors) }));
+    let relevant: Uint8Array = new Uint8Array(0);
+    const fire = rankGroups(
+      groups,
+      embedder,
+      EXP7_STRATEGIES,
+      {
+        query(qi, c) {
+          relevant = goldMask(questions[qi]!, stores[c]!.indexOfDia, stores[c]!.diaIds.length);
+        },
+        ranking(qi, si, order) {
+          const r5 = rankingMetrics(order, relevant, questions[qi]!.gold.length, [5]).recall[0]!;
+          if (si === 0) base[qi] = r5;
+          else cols[MODES[si - 1]!][qi] = r5;
+        },
+      },
+      progress,
+    );
     const prev = recall5.get(BASELINE);
     if (!prev) recall5.set(BASELINE, base);
     else if (prev.some((v, i) => v !== base[i])) throw new Error(`exp7: LoCoMo similarity-only changed with estimator "${est.name}"`);

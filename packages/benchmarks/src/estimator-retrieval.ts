@@ -6,9 +6,10 @@
  * paired differences against similarity-only, all from one set of resamples per stratum, and paired
  * randomization tests with Holm correction across the estimator·strategy columns of each stratum.
  */
-import { MemoryStore, fused, gateFires, gated, similarityOnly, type Embedder, type EmotionEstimator, type RetrievalStrategy } from "@persode/core";
+import { fused, gated, similarityOnly, type Embedder, type EmotionEstimator, type RetrievalStrategy } from "@persode/core";
 import type { EpisodicCorpus } from "@persode/datasets";
-import { EPISODIC_PROTOCOL, FACTUAL } from "./episodic.js";
+import { EPISODIC_PROTOCOL, FACTUAL, personaGroup, probeTargets } from "./episodic.js";
+import { rankGroups } from "./ranking-loop.js";
 import { mean, rankOf } from "./metrics.js";
 import { Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
@@ -23,6 +24,8 @@ export const MODES = ["fused", "gated"] as const;
 /** One E-dependent strategy. */
 export type Mode = (typeof MODES)[number];
 const STRATEGY: Readonly<Record<Mode, RetrievalStrategy>> = { fused, gated };
+/** The strategies Exp. 7 ranks with, in order: similarity-only (the baseline), then each of MODES. */
+export const EXP7_STRATEGIES: readonly RetrievalStrategy[] = [similarityOnly, ...MODES.map((m) => STRATEGY[m])];
 
 /** Column key of an estimator's strategy in the per-probe table, e.g. "vader/fused". */
 export function columnKey(estimator: string, mode: Mode): string {
@@ -47,6 +50,7 @@ export async function rankWithEstimators(corpus: EpisodicCorpus, embedder: Embed
   const k = EPISODIC_PROTOCOL.top_k_primary;
   const hits = new Map<string, Uint8Array>();
   const fires = new Map<string, Uint8Array>();
+  const targets = probeTargets(corpus);
   const progress = new Progress(`exp7 (${embedder.name}): ranking`, { total: n * estimators.length });
   for (const est of estimators) {
     const episodes = corpus.personas.flatMap((p) => p.episodes);
@@ -54,31 +58,23 @@ export async function rankWithEstimators(corpus: EpisodicCorpus, embedder: Embed
     const qE = await est.estimate(probes.map((p) => p.probe.query));
     const base = new Uint8Array(n);
     const cols = Object.fromEntries(MODES.map((m) => [m, new Uint8Array(n)])) as Record<Mode, Uint8Array>;
-    const fire = new Uint8Array(n);
-    let pi = 0;
     let ei = 0;
-    for (const persona of corpus.personas) {
-      const store = new MemoryStore({ embedder });
-      for (const e of persona.episodes) {
-        store.addEmbedded({ id: e.id, text: e.text, emotionalIntensity: memE[ei++]!.intensity, contextualRelevance: EPISODIC_PROTOCOL.stored_C, createdAt: e.timestampMs }, vectors.get(e.text)!);
-      }
-      const columns = store.columns();
-      for (const [target, e] of persona.episodes.entries()) {
-        for (const q of e.probes) {
-          const intensity = qE[pi]!.intensity;
-          fire[pi] = gateFires(intensity) ? 1 : 0;
-          const ctx = store.context({ text: q.query, vector: vectors.get(q.query)!, intensity }, corpus.referenceNowMs, columns);
-          const hit = (s: RetrievalStrategy) => {
-            const r = rankOf(s.rank(ctx), target);
-            return r >= 1 && r <= k ? 1 : 0;
-          };
-          base[pi] = hit(similarityOnly);
-          for (const m of MODES) cols[m][pi] = hit(STRATEGY[m]);
-          pi++;
-          progress.tick();
-        }
-      }
-    }
+    let pi = 0;
+    const groups = corpus.personas.map((persona) => personaGroup(persona, EPISODIC_PROTOCOL.stored_C, corpus.referenceNowMs, vectors, () => ({ intensity: memE[ei++]!.intensity }), () => qE[pi++]!.intensity));
+    const fire = rankGroups(
+      groups,
+      embedder,
+      EXP7_STRATEGIES,
+      {
+        ranking(qi, si, order) {
+          const r = rankOf(order, targets[qi]!);
+          const hit = r >= 1 && r <= k ? 1 : 0;
+          if (si === 0) base[qi] = hit;
+          else cols[MODES[si - 1]!][qi] = hit;
+        },
+      },
+      progress,
+    );
     const prev = hits.get(BASELINE);
     if (!prev) hits.set(BASELINE, base);
     else if (prev.some((v, i) => v !== base[i])) throw new Error(`exp7: similarity-only changed with estimator "${est.name}" — E must not enter the α = 1 ranking`);

@@ -1,4 +1,4 @@
-import { LexiconAnalyzer, MemoryStore, extendedStrategies, gateFires, rankChecked, strategies, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, extendedStrategies, strategies, type Embedder, type MemoryInit, type RetrievalStrategy } from "@persode/core";
 import { LOCOMO_CATEGORY_NAMES, type LocomoConversation, type LocomoDataset } from "@persode/datasets";
 import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
@@ -7,6 +7,7 @@ import { extendedStrategyResults } from "../extended-results.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { RankingsWriter } from "../rankings-writer.js";
+import { rankGroups, type RankingGroup, type RankingQuery } from "../ranking-loop.js";
 
 /** LoCoMo QA categories 1–4 named by the dataset's one category map (5, adversarial, is excluded a priori). */
 export const LOCOMO_CATEGORIES: Record<number, string> = Object.fromEntries(Object.entries(LOCOMO_CATEGORY_NAMES).filter(([k]) => k !== "5"));
@@ -48,6 +49,41 @@ export function selectQuestions(conv: LocomoConversation, convIndex: number, exc
     out.push({ conversation: convIndex, sampleId: conv.sampleId, qaIndex, question: qa.question, category: qa.category, gold });
   });
   return out;
+}
+
+/** A conversation as a store: one memory per turn (analyzer E and emotion, C = 0.5, created = session time + 1 s per turn), now = last session + 1 day; its turn ids by memory index. */
+export function conversationStore(
+  conv: LocomoConversation,
+  analyze: (text: string) => { event?: string; emotion?: string; hashtags?: string[]; intensity: number },
+  vectors: ReadonlyMap<string, Float64Array>,
+): Omit<RankingGroup, "queries"> & { diaIds: string[]; indexOfDia: Map<string, number> } {
+  const memories: MemoryInit[] = [];
+  const memoryVectors: Float64Array[] = [];
+  const diaIds: string[] = [];
+  let latest = -Infinity;
+  for (const session of conv.sessions) {
+    latest = Math.max(latest, session.timestampMs);
+    session.turns.forEach((t, i) => {
+      const text = turnText(t);
+      const a = analyze(text);
+      memories.push({ id: `${conv.sampleId}#${diaIds.length}`, text, event: a.event, emotion: a.emotion, hashtags: a.hashtags, emotionalIntensity: a.intensity, contextualRelevance: 0.5, createdAt: session.timestampMs + i * 1000 });
+      memoryVectors.push(vectors.get(text)!);
+      diaIds.push(t.diaId);
+    });
+  }
+  return { memories, vectors: memoryVectors, nowMs: latest + DAY_MS, diaIds, indexOfDia: new Map(diaIds.map((d, i) => [d, i])) };
+}
+
+/** The ranking queries of some questions, E from `intensity`. */
+export function questionQueries(qs: readonly LocomoQuestion[], intensity: (text: string) => number, vectors: ReadonlyMap<string, Float64Array>): RankingQuery[] {
+  return qs.map((q) => ({ text: q.question, vector: vectors.get(q.question)!, intensity: intensity(q.question) }));
+}
+
+/** 1 at the memory index of each of the question's gold turns, over a store of `size` memories. */
+export function goldMask(q: LocomoQuestion, indexOfDia: ReadonlyMap<string, number>, size: number): Uint8Array {
+  const relevant = new Uint8Array(size);
+  for (const g of q.gold) relevant[indexOfDia.get(g)!] = 1;
+  return relevant;
 }
 
 /** Per-question metric arrays of one strategy. */
@@ -102,67 +138,53 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     mrr: new Float64Array(n),
   }));
   const writers = paper.map(() => new RankingsWriter());
-  const fires = new Uint8Array(n);
+  const stores = data.conversations.map((conv) => conversationStore(conv, (text) => analyzer.analyzeSync(text), vectors));
+  // Each store is asked its included questions, then any extra ones (hooks), which are not scored.
+  const asked: LocomoQuestion[] = [];
+  const mainOf: number[] = [];
+  stores.forEach((_, c) => {
+    questions.forEach((q, i) => q.conversation === c && (asked.push(q), mainOf.push(i)));
+    extra.forEach((q) => q.conversation === c && (asked.push(q), mainOf.push(-1)));
+  });
+  const groups = stores.map((st, c) => ({ ...st, queries: questionQueries(asked.filter((q) => q.conversation === c), (q) => analyzer.analyzeSync(q).intensity, vectors) }));
+  const idBytes = stores.map((st) => RankingsWriter.encodeIds(st.diaIds));
   let rankedMemories = 0;
-  const progress = new Progress(`exp5 (${embedder.name}): ranking`, { total: n });
-
-  let qi = 0;
-  for (let c = 0; c < data.conversations.length; c++) {
-    const conv = data.conversations[c]!;
-    const store = new MemoryStore({ embedder });
-    const diaIds: string[] = [];
-    let latest = -Infinity;
-    for (const session of conv.sessions) {
-      latest = Math.max(latest, session.timestampMs);
-      session.turns.forEach((t, i) => {
-        const text = turnText(t);
-        const a = analyzer.analyzeSync(text);
-        store.addEmbedded(
-          { id: `${conv.sampleId}#${diaIds.length}`, text, event: a.event, emotion: a.emotion, hashtags: a.hashtags, emotionalIntensity: a.intensity, contextualRelevance: 0.5, createdAt: session.timestampMs + i * 1000 },
-          vectors.get(text)!,
-        );
-        diaIds.push(t.diaId);
-      });
-    }
-    const nowMs = latest + DAY_MS;
-    const indexOfDia = new Map(diaIds.map((d, i) => [d, i]));
-    const idBytes = RankingsWriter.encodeIds(diaIds);
-    const columns = store.columns();
-    const staticOrders = new Map<RetrievalStrategy, Int32Array>();
-    for (; qi < n && questions[qi]!.conversation === c; qi++) {
-      const q = questions[qi]!;
-      const intensity = analyzer.analyzeSync(q.question).intensity;
-      fires[qi] = gateFires(intensity) ? 1 : 0;
-      const ctx = store.context({ text: q.question, vector: vectors.get(q.question)!, intensity }, nowMs, columns);
-      const relevant = new Uint8Array(diaIds.length);
-      for (const g of q.gold) relevant[indexOfDia.get(g)!] = 1;
-      const prefix = `{"sample_id": ${JSON.stringify(q.sampleId)}, "qa_index": ${q.qaIndex}, "category": ${q.category}, "gold": [${q.gold.map((g) => JSON.stringify(g)).join(", ")}], "ranked_dia_ids": `;
-      strats.forEach((s, si) => {
-        let order = staticOrders.get(s);
-        if (!order) {
-          order = rankChecked(s, ctx);
-          if (s.queryIndependent) staticOrders.set(s, order);
+  let relevant: Uint8Array = new Uint8Array(0);
+  let prefix = "";
+  const progress = new Progress(`exp5 (${embedder.name}): ranking`, { total: asked.length });
+  const fired = rankGroups(
+    groups,
+    embedder,
+    strats,
+    {
+      query(ai, c) {
+        const q = asked[ai]!;
+        if (mainOf[ai]! < 0) return;
+        relevant = goldMask(q, stores[c]!.indexOfDia, stores[c]!.diaIds.length);
+        prefix = `{"sample_id": ${JSON.stringify(q.sampleId)}, "qa_index": ${q.qaIndex}, "category": ${q.category}, "gold": [${q.gold.map((g) => JSON.stringify(g)).join(", ")}], "ranked_dia_ids": `;
+      },
+      ranking(ai, si, order, c) {
+        const q = asked[ai]!;
+        const qi = mainOf[ai]!;
+        if (qi >= 0) {
+          const m = rankingMetrics(order, relevant, q.gold.length, [5, 10]);
+          const sc = scores[si]!;
+          sc.r5[qi] = m.recall[0]!;
+          sc.r10[qi] = m.recall[1]!;
+          sc.h5[qi] = m.hit[0]!;
+          sc.h10[qi] = m.hit[1]!;
+          sc.mrr[qi] = m.rr;
+          writers[si]?.line(prefix, order, idBytes[c]!);
+          rankedMemories += order.length;
         }
-        const m = rankingMetrics(order, relevant, q.gold.length, [5, 10]);
-        const sc = scores[si]!;
-        sc.r5[qi] = m.recall[0]!;
-        sc.r10[qi] = m.recall[1]!;
-        sc.h5[qi] = m.hit[0]!;
-        sc.h10[qi] = m.hit[1]!;
-        sc.mrr[qi] = m.rr;
-        writers[si]?.line(prefix, order, idBytes);
-        rankedMemories += order.length;
-        hooks.onRanking?.(q, s, order, diaIds);
-      });
-      progress.tick();
-    }
-    for (const q of extra) {
-      if (q.conversation !== c) continue;
-      const ctx = store.context({ text: q.question, vector: vectors.get(q.question)!, intensity: analyzer.analyzeSync(q.question).intensity }, nowMs, columns);
-      for (const s of strats) hooks.onRanking?.(q, s, staticOrders.get(s) ?? rankChecked(s, ctx), diaIds);
-    }
-  }
+        hooks.onRanking?.(q, strats[si]!, order, stores[c]!.diaIds);
+      },
+    },
+    progress,
+  );
   progress.finish();
+  const fires = new Uint8Array(n);
+  mainOf.forEach((qi, ai) => qi >= 0 && (fires[qi] = fired[ai]!));
 
   const r4 = (x: number) => pyRound(x, 4);
   const metricArrays = (sc: StrategyScores) => ({ "evidence_recall@5": sc.r5, "evidence_recall@10": sc.r10, "hit@5": sc.h5, "hit@10": sc.h10, mrr: sc.mrr });

@@ -1,0 +1,70 @@
+/**
+ * The one ranking loop of the dataset experiments (Exp. 5 LoCoMo, Exp. 6 EpiRec and the corpus
+ * command, Exp. 7's reruns of both): one store per group (a conversation, a persona), every strategy
+ * ranks the whole store for every query of its group (docs/spec.md §5: a ranking is a permutation of the
+ * store, checked by rankChecked), query-independent orders are computed once per group, and the
+ * emotion gate's firing is recorded per query (docs/spec.md §5, gated: analyzer E(query) ≥ 0.6).
+ */
+import { MemoryStore, gateFires, rankChecked, type Embedder, type MemoryInit, type RetrievalStrategy } from "@persode/core";
+import type { Progress } from "@persode/util";
+
+/** A query as ranked: its text, its embedding and the intensity E the gate and fusion read (docs/spec.md §5). */
+export interface RankingQuery {
+  text: string;
+  vector: Float64Array;
+  intensity: number;
+}
+
+/** One store's worth of work: its memories (insertion order) with their embeddings, the ranking time and its queries. */
+export interface RankingGroup {
+  memories: readonly MemoryInit[];
+  /** Embedding of each memory, aligned with `memories`. */
+  vectors: readonly Float64Array[];
+  /** "now" of every ranking in this group, epoch ms. */
+  nowMs: number;
+  queries: readonly RankingQuery[];
+}
+
+/** Receives the rankings; query indices run over all groups' queries in order. */
+export interface RankingVisitor {
+  /** Called once per query before its rankings (e.g. to prepare its gold set). */
+  query?(qi: number, group: number): void;
+  /** Strategy `si`'s order for query `qi` (memory indices, best first); shared across a group's queries for query-independent strategies, so never mutate it. */
+  ranking(qi: number, si: number, order: Int32Array, group: number): void;
+}
+
+/**
+ * Rank every query of every group with every strategy (in the given order) and hand each order to
+ * `visitor`; ticks `progress` once per query. Returns, per query, 1 when the gate fires on its E.
+ */
+export function rankGroups(groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[], visitor: RankingVisitor, progress?: Progress): Uint8Array {
+  let total = 0;
+  for (const g of groups) total += g.queries.length;
+  const fires = new Uint8Array(total);
+  const staticOrders: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(strats.length);
+  let qi = 0;
+  for (let gi = 0; gi < groups.length; gi++) {
+    const group = groups[gi]!;
+    const store = new MemoryStore({ embedder });
+    for (let i = 0; i < group.memories.length; i++) store.addEmbedded(group.memories[i]!, group.vectors[i]!);
+    const columns = store.columns();
+    staticOrders.fill(undefined);
+    for (const q of group.queries) {
+      fires[qi] = gateFires(q.intensity) ? 1 : 0;
+      const ctx = store.context(q, group.nowMs, columns);
+      visitor.query?.(qi, gi);
+      for (let si = 0; si < strats.length; si++) {
+        const s = strats[si]!;
+        let order = staticOrders[si];
+        if (!order) {
+          order = rankChecked(s, ctx);
+          if (s.queryIndependent) staticOrders[si] = order;
+        }
+        visitor.ranking(qi, si, order, gi);
+      }
+      qi++;
+      progress?.tick();
+    }
+  }
+  return fires;
+}
