@@ -2,7 +2,7 @@ import { basename, join, resolve } from "node:path";
 import { buildEmbedder } from "./embedder-setup.js";
 import { corpusCounts, loadCsvCorpus } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
-import { EXTENDED_NOTE, significanceBlock } from "./extended-results.js";
+import { writeExtendedFile } from "./extended-results.js";
 import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, meta, runsAfter, writeAtomic } from "./results.js";
 
@@ -64,19 +64,21 @@ export async function runCorpusCommand(values: Values): Promise<number> {
     }),
   );
   const extFile = `corpus_${slug}_extended.json`;
-  const extPath = join(out, extFile);
-  const extRuns = await runsAfter(extPath, corpus.sha256, { seed, samples }, embedderName, embedder, r.extended);
-  await writeAtomic(
-    extPath,
-    formatJson({
-      benchmark: { name: corpus.name, files: { episodes: basename(episodes), probes: basename(probes) }, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
-      protocol: { note: EXTENDED_NOTE, paper_format_file: file, ...EPISODIC_PROTOCOL },
-      bootstrap: { samples, seed, unit: "probe", method: "percentile" },
-      significance: significanceBlock(seed, "probe"),
-      runs: extRuns,
-      meta: meta(seed, Object.keys(extRuns), `corpus --name ${corpus.name}`, corpus.sha256),
-    }),
-  );
+  await writeExtendedFile({
+    out,
+    file: extFile,
+    paperFile: file,
+    benchmark: { name: corpus.name, files: { episodes: basename(episodes), probes: basename(probes) }, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
+    protocol: EPISODIC_PROTOCOL,
+    unit: "probe",
+    seed,
+    samples,
+    target: `corpus --name ${corpus.name}`,
+    dataSha256: corpus.sha256,
+    embedderName,
+    embedder,
+    run: r.extended,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
   const w = Math.max(...Object.keys(strategies).map((k) => k.length));
@@ -94,7 +96,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
     if (k in strategies) continue;
     lines.push(`  ${k.padEnd(we)}  recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}${sig(v)}`);
   }
-  lines.push(`results written to ${path}, ${extPath} and ${join(out, `corpus_${slug}_rankings`)}/`);
+  lines.push(`results written to ${path}, ${join(out, extFile)} and ${join(out, `corpus_${slug}_rankings`)}/`);
   process.stdout.write(lines.join("\n") + "\n");
   return 0;
 }

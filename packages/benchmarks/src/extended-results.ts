@@ -4,9 +4,11 @@
  * wins/ties/losses, the randomization test's raw and Holm-adjusted p-values and the paired t-test's p.
  * Pure: experiments pass per-item metric arrays in and write the returned objects.
  */
-import type { RetrievalStrategy } from "@persode/core";
+import { join } from "node:path";
+import type { Embedder, RetrievalStrategy } from "@persode/core";
 import { pyRound } from "@persode/util";
 import { mean } from "./metrics.js";
+import { formatJson, meta, runsAfter, writeAtomic } from "./results.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { compareWithBaseline } from "./stats/paired-comparison.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "./stats/randomization.js";
@@ -113,5 +115,45 @@ export function significanceBlock(seed: number, unit: string): Record<string, un
 }
 
 /** Protocol note shared by the extended files. */
-export const EXTENDED_NOTE =
+const EXTENDED_NOTE =
   "beyond the paper: the paper's five strategies plus lexical (BM25), hybrid (RRF, CombSUM) and published memory-model (Generative Agents, MemoryBank, MMR) baselines and the Persode gate on the hybrid, on exactly the items and stores of the paper-format file; each compared with similarity-only by paired tests with Holm correction";
+
+/** What `writeExtendedFile` needs: where, what data, which run, and the paper-format file it sits beside. */
+export interface ExtendedFileSpec {
+  out: string;
+  file: string;
+  paperFile: string;
+  /** The `benchmark` block, as the paper-format file states it. */
+  benchmark: Record<string, unknown>;
+  /** Protocol fields after the note and the paper-format file name. */
+  protocol: Record<string, unknown>;
+  /** The resampled unit: "question" (LoCoMo) or "probe" (EpiRec-shaped corpora). */
+  unit: string;
+  seed: number;
+  samples: number;
+  target: string;
+  dataSha256: string;
+  embedderName: string;
+  embedder: Pick<Embedder, "name" | "id" | "dim" | "model">;
+  run: Record<string, unknown>;
+}
+
+/**
+ * Write an extended results file (`*_extended.json`) beside its paper-format file, merging the runs of
+ * other embedders already in it: one layout for Exp. 5, Exp. 6 and `pnpm bench corpus`.
+ */
+export async function writeExtendedFile(o: ExtendedFileSpec): Promise<void> {
+  const path = join(o.out, o.file);
+  const runs = await runsAfter(path, o.dataSha256, { seed: o.seed, samples: o.samples }, o.embedderName, o.embedder, o.run);
+  await writeAtomic(
+    path,
+    formatJson({
+      benchmark: o.benchmark,
+      protocol: { note: EXTENDED_NOTE, paper_format_file: o.paperFile, ...o.protocol },
+      bootstrap: { samples: o.samples, seed: o.seed, unit: o.unit, method: "percentile" },
+      significance: significanceBlock(o.seed, o.unit),
+      runs,
+      meta: meta(o.seed, Object.keys(runs), o.target, o.dataSha256),
+    }),
+  );
+}

@@ -4,7 +4,7 @@ import { describeEmbedder, formatJson, meta, mergeRuns, mergeablePrevious, readP
 import type { Experiment } from "./experiment.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
-import { EXTENDED_NOTE, significanceBlock } from "../extended-results.js";
+import { writeExtendedFile } from "../extended-results.js";
 
 export const exp5: Experiment = {
   id: "exp5",
@@ -71,19 +71,21 @@ export const exp5: Experiment = {
     const strategies = r.run.strategies as Record<string, Record<string, number>>;
     const auditedStrategies = audited.strategies as Record<string, { audited_minus_original: Record<string, { original: number; audited: number; diff: number }> }>;
     const extFile = "exp5_locomo_extended.json";
-    const extPath = join(ctx.out, extFile);
-    const extRuns = await runsAfter(extPath, data.sha256, ctx, ctx.embedderName, embedder, r.extended);
-    await writeAtomic(
-      extPath,
-      formatJson({
-        benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
-        protocol: { note: EXTENDED_NOTE, paper_format_file: file, paper_protocol: EXP5_PROTOCOL },
-        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
-        significance: significanceBlock(ctx.seed, "question"),
-        runs: extRuns,
-        meta: meta(ctx.seed, Object.keys(extRuns), ctx.target, data.sha256),
-      }),
-    );
+    await writeExtendedFile({
+      out: ctx.out,
+      file: extFile,
+      paperFile: file,
+      benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
+      protocol: { paper_protocol: EXP5_PROTOCOL },
+      unit: "question",
+      seed: ctx.seed,
+      samples: ctx.samples,
+      target: ctx.target,
+      dataSha256: data.sha256,
+      embedderName: ctx.embedderName,
+      embedder,
+      run: r.extended,
+    });
     files.push(extFile);
     const extended = r.extended.strategies as Record<string, Record<string, number>>;
     return {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
-import { EXTENDED_NOTE, significanceBlock } from "../extended-results.js";
+import { writeExtendedFile } from "../extended-results.js";
 import { formatJson, meta, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 
@@ -38,19 +38,21 @@ export const exp6: Experiment = {
       }),
     );
     const extFile = "exp6_epirec_extended.json";
-    const extPath = join(ctx.out, extFile);
-    const extRuns = await runsAfter(extPath, corpus.sha256, ctx, ctx.embedderName, embedder, r.extended);
-    await writeAtomic(
-      extPath,
-      formatJson({
-        benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
-        protocol: { note: EXTENDED_NOTE, paper_format_file: file, ...EPISODIC_PROTOCOL },
-        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
-        significance: significanceBlock(ctx.seed, "probe"),
-        runs: extRuns,
-        meta: meta(ctx.seed, Object.keys(extRuns), ctx.target, corpus.sha256),
-      }),
-    );
+    await writeExtendedFile({
+      out: ctx.out,
+      file: extFile,
+      paperFile: file,
+      benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
+      protocol: EPISODIC_PROTOCOL,
+      unit: "probe",
+      seed: ctx.seed,
+      samples: ctx.samples,
+      target: ctx.target,
+      dataSha256: corpus.sha256,
+      embedderName: ctx.embedderName,
+      embedder,
+      run: r.extended,
+    });
     files.push(extFile);
     const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
     const extended = r.extended.strategies as Record<string, Record<string, number>>;
