@@ -75,7 +75,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
     samples,
     target: `corpus --name ${corpus.name}`,
     dataSha256: corpus.sha256,
-    embedderName,
+    embedderName: key,
     embedder,
     run: r.extended,
   });

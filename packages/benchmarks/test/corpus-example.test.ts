@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HashingEmbedder, registerEmbedder } from "@persode/core";
 import { pyRound } from "@persode/util";
 import { listTree, runBench, type CliRun } from "./corpus-cli.js";
 
@@ -155,6 +156,36 @@ describe("pnpm bench corpus on the example journal corpus", () => {
       const { persona_id, ranked_episode_ids } = JSON.parse(line) as { persona_id: string; ranked_episode_ids: string[] };
       const newestFirst = episodes.filter((e) => e.persona === persona_id).sort((a, b) => b.ms - a.ms).map((e) => e.id);
       expect(ranked_episode_ids).toEqual(newestFirst);
+    }
+  });
+});
+
+describe("pnpm bench corpus names the run by the model in both files", () => {
+  // An embedder with model weights is filed under its run key (the model's name), never its registry name —
+  // in the paper-format file and in the extended one alike.
+  let out: string;
+  let run: CliRun;
+  beforeAll(async () => {
+    registerEmbedder({
+      name: "corpus-keyed-hash",
+      description: "the hashing embedder reporting a model identity (test only)",
+      async create() {
+        const inner = new HashingEmbedder();
+        const model = { id: "persode/keyed-test-model", revision: "r1", dtype: "fp32" };
+        return { name: "corpus-keyed-hash", id: `keyed:${inner.id}`, dim: inner.dim, model, embed: (text: string) => inner.embed(text), embedBatch: (texts: string[]) => inner.embedBatch(texts) };
+      },
+    });
+    out = mkdtempSync(join(tmpdir(), "persode-corpus-keyed-"));
+    run = await runBench(["corpus", "--episodes", EPISODES, "--probes", PROBES, "--embedder", "corpus-keyed-hash", "--out", out]);
+  }, 60_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("files the run as keyed-test-model in corpus_episodes.json and corpus_episodes_extended.json", () => {
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    for (const f of ["corpus_episodes.json", "corpus_episodes_extended.json"]) {
+      const runs = (JSON.parse(readFileSync(join(out, f), "utf8")) as { runs: object }).runs;
+      expect(Object.keys(runs), f).toEqual(["keyed-test-model"]);
     }
   });
 });
