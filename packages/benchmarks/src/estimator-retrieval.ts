@@ -13,7 +13,7 @@ import { rankGroups } from "./ranking-loop.js";
 import { mean, rankOf } from "./metrics.js";
 import { Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
-import { compareWithBaseline, type AdjustedPairedTest } from "./stats/paired-comparison.js";
+import { compareWithBaseline, pValueForJson, type AdjustedPairedTest } from "./stats/paired-comparison.js";
 import { DEFAULT_PERMUTATIONS } from "./stats/randomization.js";
 import { strategyUncertainty, type StrategyUncertainty } from "./uncertainty.js";
 
@@ -161,7 +161,7 @@ export function compareToSimilarity(
     out.set(key, {
       ci95: cu.ci95.value!,
       ...(pv && t
-        ? { paired: { diff: pv.diff, ci95: pv.ci95, wins: t.wins, ties: t.ties, losses: t.losses, p_randomization: p(t.pRandomization), p_holm: p(t.pHolm), p_t: Number.isNaN(t.pT) ? null : p(t.pT), significant: t.significant } }
+        ? { paired: { diff: pv.diff, ci95: pv.ci95, wins: t.wins, ties: t.ties, losses: t.losses, p_randomization: p(t.pRandomization), p_holm: p(t.pHolm), p_t: pValueForJson(t.pT, EXP7_P_DIGITS), significant: t.significant } }
         : {}),
     });
   }

@@ -10,7 +10,7 @@ import { pyRound } from "@persode/util";
 import { mean } from "./metrics.js";
 import { formatJson, meta, runsAfter, writeAtomic } from "./results.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
-import { compareWithBaseline } from "./stats/paired-comparison.js";
+import { compareWithBaseline, pValueForJson } from "./stats/paired-comparison.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "./stats/randomization.js";
 import { strategyUncertainty } from "./uncertainty.js";
 
@@ -76,7 +76,7 @@ export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec
           losses: x.losses,
           p_randomization: p(x.pRandomization),
           p_holm: p(x.pHolm),
-          p_t: Number.isNaN(x.pT) ? null : p(x.pT),
+          p_t: pValueForJson(x.pT, P_DIGITS),
           significant: x.significant,
         };
       }
@@ -85,7 +85,7 @@ export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec
     if (gateTests && key === GATE_ON_HYBRID.gated) {
       const vh: Record<string, unknown> = {};
       for (const [m, x] of Object.entries(gateTests)) {
-        vh[m] = { diff: r(x.diff), wins: x.wins, ties: x.ties, losses: x.losses, p_randomization: p(x.pRandomization), p_t: Number.isNaN(x.pT) ? null : p(x.pT), significant: x.significant };
+        vh[m] = { diff: r(x.diff), wins: x.wins, ties: x.ties, losses: x.losses, p_randomization: p(x.pRandomization), p_t: pValueForJson(x.pT, P_DIGITS), significant: x.significant };
       }
       entry.vs_hybrid = vh;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareWithBaseline, pairedTest } from "../src/stats/paired-comparison.js";
+import { compareWithBaseline, pValueForJson, pairedTest } from "../src/stats/paired-comparison.js";
 import { holm } from "../src/stats/holm.js";
 import { DEFAULT_PERMUTATIONS, drawSignFlips, randomizationTest } from "../src/stats/randomization.js";
 import { pairedTTest } from "../src/stats/t-test.js";
@@ -106,6 +106,8 @@ describe("paired t-test", () => {
     expect(pairedTTest([1, 2, 3], [1, 2, 3])).toEqual({ t: 0, df: 2, p: 1 });
     expect(pairedTTest([2, 3, 4], [1, 2, 3]).p).toBe(0);
     expect(pairedTTest([1], [1])).toEqual({ t: NaN, df: NaN, p: NaN }); // undefined with one item, not an error
+    expect(pValueForJson(pairedTTest([1], [1]).p, 6)).toBeNull(); // results files write it as null
+    expect(pValueForJson(0.0123456789, 6)).toBe(0.012346);
   });
 });
 

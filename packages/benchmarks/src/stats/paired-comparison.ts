@@ -7,6 +7,7 @@
  * (sign-flip) test (./randomization.ts), the paired t-test (./t-test.ts), and the randomization p-value
  * Holm-adjusted across all systems compared with the baseline within that metric (./holm.ts).
  */
+import { pyRound } from "@persode/util";
 import { holm } from "./holm.js";
 import { DEFAULT_PERMUTATIONS, drawSignFlips, randomizationTest, type SignFlips } from "./randomization.js";
 import { pairedTTest } from "./t-test.js";
@@ -97,4 +98,9 @@ export function compareWithBaseline(systems: readonly SystemScores[], baseline: 
     });
   }
   return out;
+}
+
+/** A p-value as results files write it: Python-rounded to `digits`, null where the test is undefined (NaN: a t-test on fewer than 2 items). */
+export function pValueForJson(p: number, digits: number): number | null {
+  return Number.isNaN(p) ? null : pyRound(p, digits);
 }
