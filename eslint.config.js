@@ -28,9 +28,11 @@ export default tseslint.config(
   },
   // Tests dig into parsed JSON fixtures and results files, whose shape is the thing under test.
   { files: ["packages/*/test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
-  { files: ["packages/util/**"], rules: forbid("@persode/core", "@persode/datasets", "@persode/benchmarks", "@persode/report") },
-  { files: ["packages/core/**"], rules: forbid("@persode/datasets", "@persode/benchmarks", "@persode/report") },
-  { files: ["packages/datasets/**"], rules: forbid("@persode/core", "@persode/benchmarks", "@persode/report") },
+  { files: ["packages/util/**"], rules: forbid("@persode/core", "@persode/datasets", "@persode/results", "@persode/benchmarks", "@persode/report") },
+  // The results format is shared by the writer (benchmarks) and the reader (report): it knows neither, nor the model.
+  { files: ["packages/results/**"], rules: forbid("@persode/core", "@persode/datasets", "@persode/benchmarks", "@persode/report") },
+  { files: ["packages/core/**"], rules: forbid("@persode/datasets", "@persode/results", "@persode/benchmarks", "@persode/report") },
+  { files: ["packages/datasets/**"], rules: forbid("@persode/core", "@persode/results", "@persode/benchmarks", "@persode/report") },
   // Datasets' own tests may load a provisioned model through core (a dev dependency: never installed with the loaders).
   { files: ["packages/datasets/test/**"], rules: forbid("@persode/benchmarks", "@persode/report") },
   { files: ["packages/report/**"], rules: forbid("@persode/core", "@persode/datasets", "@persode/benchmarks") },

@@ -12,7 +12,8 @@ import { parseRankingsJsonl } from "./epirec/rankings.js";
 import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
 import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
-import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, readPrevious, writeAtomic } from "./results.js";
+import { formatResultJson } from "@persode/results";
+import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
 import { StagedResults } from "./staging.js";
 
 const USAGE = `Usage: pnpm bench <target> [options]
@@ -221,7 +222,7 @@ async function runExperiments(
     for (const b of builtByName.values()) await b.embedder.dispose?.();
   }
   const previous = (await readPrevious(join(staged.dir, "timings.json"))) ?? {};
-  await writeAtomic(join(staged.dir, "timings.json"), formatJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
+  await writeAtomic(join(staged.dir, "timings.json"), formatResultJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
   await hooks.afterRun?.(staged);
   staged.publish();
   printSummary(reports, staged.out);

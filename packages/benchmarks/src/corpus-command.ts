@@ -1,10 +1,11 @@
 import { basename, join, resolve } from "node:path";
 import { buildEmbedder } from "./embedder-setup.js";
 import { corpusCounts, loadCsvCorpus } from "@persode/datasets";
+import { corpusFiles, rankingsStem, writeResultFile } from "@persode/results";
 import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
 import { writeExtendedFile } from "./extended-results.js";
 import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
-import { DEFAULT_SAMPLES, DEFAULT_SEED, formatJson, meta, runsAfter, writeAtomic } from "./results.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED, meta, runsAfter, writeAtomic } from "./results.js";
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -43,27 +44,25 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const r = await runEpisodic(corpus, embedder, { seed, samples }, `corpus ${corpus.name}`);
   await embedder.dispose?.();
 
-  const file = `corpus_${slug}.json`;
+  const names = corpusFiles(slug);
+  const file = names.results;
   const path = join(out, file);
-  const runs = await runsAfter(path, corpus.sha256, { seed, samples }, key, embedder, r.run);
+  const { runs, strategies: records } = await runsAfter(path, corpus.sha256, { seed, samples }, key, embedder, r.run);
   for (const o of r.outputs) {
-    const base = join(out, `corpus_${slug}_rankings`, `${key}_${o.strategy.slug}`);
+    const base = join(out, names.rankings, rankingsStem(key, o.strategy.slug));
     await writeAtomic(`${base}.jsonl`, o.jsonl);
     await writeAtomic(`${base}.official.json`, o.official);
   }
   const counts = corpusCounts(corpus);
-  await writeAtomic(
-    path,
-    formatJson({
-      benchmark: { name: corpus.name, files: { episodes: basename(episodes), probes: basename(probes) }, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
-      protocol: { note: "the Exp. 6 (EpiRec) protocol: one store per persona, analyzer E, every registered strategy; authored labels never enter retrieval", ...EPISODIC_PROTOCOL },
-      bootstrap: { samples, seed, unit: "probe", method: "percentile" },
-      runs,
-      warnings: corpus.warnings,
-      meta: meta(seed, Object.keys(runs), `corpus --name ${corpus.name}`, corpus.sha256),
-    }),
-  );
-  const extFile = `corpus_${slug}_extended.json`;
+  await writeResultFile(path, "corpus", {
+    benchmark: { name: corpus.name, files: { episodes: basename(episodes), probes: basename(probes) }, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
+    protocol: { note: "the Exp. 6 (EpiRec) protocol: one store per persona, analyzer E, every registered strategy; authored labels never enter retrieval", ...EPISODIC_PROTOCOL },
+    bootstrap: { samples, seed, unit: "probe", method: "percentile" },
+    runs,
+    warnings: corpus.warnings,
+    meta: meta(seed, Object.keys(runs), `corpus --name ${corpus.name}`, corpus.sha256, { strategies: records }),
+  });
+  const extFile = names.extended;
   await writeExtendedFile({
     out,
     file: extFile,
@@ -96,7 +95,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
     if (k in strategies) continue;
     lines.push(`  ${k.padEnd(we)}  recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}${sig(v)}`);
   }
-  lines.push(`results written to ${path}, ${join(out, extFile)} and ${join(out, `corpus_${slug}_rankings`)}/`);
+  lines.push(`results written to ${path}, ${join(out, extFile)} and ${join(out, names.rankings)}/`);
   process.stdout.write(lines.join("\n") + "\n");
   return 0;
 }

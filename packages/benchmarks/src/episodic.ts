@@ -9,6 +9,7 @@ import { rankGroups, type RankingGroup } from "./ranking-loop.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
 import { extendedStrategyResults } from "./extended-results.js";
+import { libraryGate } from "./results.js";
 
 /** The probe type that asks for facts; every other type counts as reflective. */
 export const FACTUAL = "factual";
@@ -176,7 +177,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   return {
     extended: { strategies: extended },
     run: {
-      gate: { rule: "fusion iff analyzer E >= 0.6 on the query", reflective_fused_fraction: pyRound(mean(reflective.map((i) => fires[i]!)), 4) },
+      gate: { rule: libraryGate("analyzer").rule, reflective_fused_fraction: pyRound(mean(reflective.map((i) => fires[i]!)), 4) },
       strategies: results,
     },
     outputs,

@@ -7,8 +7,9 @@
 import { join } from "node:path";
 import type { Embedder, RetrievalStrategy } from "@persode/core";
 import { pyRound } from "@persode/util";
+import { writeResultFile, type ExtendedFile, type SignificanceRecord } from "@persode/results";
 import { mean } from "./metrics.js";
-import { formatJson, meta, runsAfter, writeAtomic } from "./results.js";
+import { libraryGate, meta, runsAfter } from "./results.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { compareWithBaseline, pValueForJson } from "./stats/paired-comparison.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "./stats/randomization.js";
@@ -95,7 +96,7 @@ export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec
 }
 
 /** The `significance` block of an extended results file: how every p-value in it was computed. */
-export function significanceBlock(seed: number, unit: string): Record<string, unknown> {
+export function significanceBlock(seed: number, unit: string): SignificanceRecord {
   return {
     baseline: EXTENDED_BASELINE,
     test: "paired two-sided randomization (sign-flip) test on the per-" + unit + " differences",
@@ -144,16 +145,14 @@ export interface ExtendedFileSpec {
  */
 export async function writeExtendedFile(o: ExtendedFileSpec): Promise<void> {
   const path = join(o.out, o.file);
-  const runs = await runsAfter(path, o.dataSha256, { seed: o.seed, samples: o.samples }, o.embedderName, o.embedder, o.run);
-  await writeAtomic(
-    path,
-    formatJson({
-      benchmark: o.benchmark,
-      protocol: { note: EXTENDED_NOTE, paper_format_file: o.paperFile, ...o.protocol },
-      bootstrap: { samples: o.samples, seed: o.seed, unit: o.unit, method: "percentile" },
-      significance: significanceBlock(o.seed, o.unit),
-      runs,
-      meta: meta(o.seed, Object.keys(runs), o.target, o.dataSha256),
-    }),
-  );
+  const { runs, strategies } = await runsAfter(path, o.dataSha256, { seed: o.seed, samples: o.samples }, o.embedderName, o.embedder, o.run);
+  const doc: ExtendedFile = {
+    benchmark: o.benchmark as ExtendedFile["benchmark"],
+    protocol: { note: EXTENDED_NOTE, paper_format_file: o.paperFile, ...o.protocol, gate: libraryGate("analyzer") },
+    bootstrap: { samples: o.samples, seed: o.seed, unit: o.unit, method: "percentile" },
+    significance: significanceBlock(o.seed, o.unit),
+    runs: runs as ExtendedFile["runs"],
+    meta: meta(o.seed, Object.keys(runs), o.target, o.dataSha256, { strategies }),
+  };
+  await writeResultFile(path, "extended", doc);
 }

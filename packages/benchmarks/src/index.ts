@@ -14,7 +14,7 @@ export { runCorpusCommand, corpusSlug } from "./corpus-command.js";
 export { loadScenario, scenarioStore, scenarioMemoryInit, type Scenario, type ScenarioMemory, type ScenarioProbe } from "./scenario.js";
 export { mean, pstdev, rankOf, rankingMetrics } from "./metrics.js";
 export { embedDistinct } from "./embed.js";
-export { writeAtomic, formatJson, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
+export { writeAtomic, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
 export { RankingsWriter, type EncodedIds } from "./rankings-writer.js";
 export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";
 export { exactMean, ratioToDouble } from "./stats/exact-mean.js";

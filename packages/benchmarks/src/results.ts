@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import type { Embedder } from "@persode/core";
+import { BUILTIN_STRATEGIES, GATE_FUSED_ALPHA, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder } from "@persode/core";
+import { gateRecord, type EmbedderRecord, type GateRecord, type GateSource, type ResultMeta, type StrategyRecord } from "@persode/results";
 import { explainWriteError, writeFileAtomic } from "@persode/util";
 
 /** Package identity recorded in every results file. */
@@ -21,11 +22,6 @@ export async function writeAtomic(path: string, data: string | Uint8Array): Prom
   } catch (e) {
     throw explainWriteError(path, e);
   }
-}
-
-/** Serialize a results object: two-space indent, trailing newline (byte-stable). */
-export function formatJson(obj: unknown): string {
-  return JSON.stringify(obj, null, 2) + "\n";
 }
 
 /** Read a previous results file if it exists and parses (for merging runs of other embedders). */
@@ -71,28 +67,69 @@ export function mergeablePrevious(
 }
 
 /**
- * The `runs` object for a results file at `path` after this embedder's run: the file's earlier runs
- * are kept when they may share it (mergeablePrevious), and the run records the embedder's identity.
+ * The `runs` object for a results file at `path` after this embedder's run — the file's earlier runs are
+ * kept when they may share it (mergeablePrevious), and the run records the embedder's identity — with the
+ * records of every strategy those runs report.
  */
-export async function runsAfter(
+export async function runsAfter<R extends object>(
   path: string,
   dataSha256: string,
   bootstrap: { seed: number; samples: number },
   embedderName: string,
   embedder: Pick<Embedder, "name" | "id" | "dim" | "model">,
-  run: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+  run: R,
+): Promise<{ runs: Record<string, R & { embedder: EmbedderRecord }>; strategies: StrategyRecord[] }> {
   const previous = mergeablePrevious(await readPrevious(path), dataSha256, bootstrap);
-  return mergeRuns(previous, embedderName, { embedder: describeEmbedder(embedder), ...run });
+  // The earlier runs come from a file of the same kind and data (mergeablePrevious), so they share the run's shape.
+  const runs = mergeRuns(previous, embedderName, { embedder: describeEmbedder(embedder), ...run }) as Record<string, R & { embedder: EmbedderRecord }>;
+  return { runs, strategies: strategyRecordsFor(strategyKeysOfRuns(runs), previousStrategyRecords(previous)) };
 }
 
-/** The `meta` block closing every results file: package, version, seed, embedders, command, input data hash. */
-export function meta(seed: number, embedders: string[], target: string, dataSha256: string): Record<string, unknown> {
-  return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, data_sha256: dataSha256 };
+/**
+ * The `meta` block closing every results file: package, version, seed, embedders, command, input data
+ * hash, and for files with strategy tables the record of every strategy they report.
+ */
+export function meta(seed: number, embedders: string[], target: string, dataSha256: string, extra: { audit_sha256?: string; strategies?: StrategyRecord[] } = {}): ResultMeta {
+  return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, data_sha256: dataSha256, ...extra };
+}
+
+/**
+ * The records of the strategies a file reports, keys in presentation order: slug and built-in flag from the
+ * strategy itself (registry or extended set), or from the previous file's record for a strategy of a merged
+ * run that is no longer registered. A key known to neither is an error: the file could not say what it is.
+ */
+export function strategyRecordsFor(keys: readonly string[], previous: readonly StrategyRecord[] = []): StrategyRecord[] {
+  const known = [...strategies(), ...extendedStrategies()];
+  return keys.map((key, order) => {
+    const live = known.find((s) => s.key === key);
+    if (live) return { key, slug: live.slug, order, built_in: BUILTIN_STRATEGIES.includes(live) };
+    const old = previous.find((r) => r.key === key);
+    if (old) return { ...old, order };
+    throw new Error(`strategy "${key}" of a merged run is neither registered nor recorded in the previous results file; register it again or write to a fresh --out folder`);
+  });
+}
+
+/** Strategy keys of every run's `strategies` table, in first-appearance order (runs in file order). */
+export function strategyKeysOfRuns(runs: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const run of Object.values(runs)) {
+    for (const k of Object.keys(((run as { strategies?: Record<string, unknown> }).strategies ?? {}))) if (!keys.includes(k)) keys.push(k);
+  }
+  return keys;
+}
+
+/** The strategy records of a previous results file (none when it has none). */
+export function previousStrategyRecords(previous: Record<string, unknown> | undefined): StrategyRecord[] {
+  return ((previous?.meta as { strategies?: StrategyRecord[] } | undefined)?.strategies ?? []);
+}
+
+/** The emotion gate as every results file records it, from the library's one threshold and the gate's fusion weight (docs/spec.md §5). */
+export function libraryGate(source: GateSource): GateRecord {
+  return gateRecord(source, SIGNIFICANCE_THRESHOLD, GATE_FUSED_ALPHA);
 }
 
 
 /** The identity of the vector space a run used (name; for a model its id, revision and dtype; exact id; dimension), recorded with every run. */
-export function describeEmbedder(e: Pick<Embedder, "name" | "id" | "dim" | "model">): Record<string, unknown> {
+export function describeEmbedder(e: Pick<Embedder, "name" | "id" | "dim" | "model">): EmbedderRecord {
   return { name: e.name, ...(e.model ? { model: e.model.id, revision: e.model.revision, dtype: e.model.dtype } : {}), id: e.id, dim: e.dim };
 }

@@ -24,6 +24,14 @@ import {
 import { pyRound } from "@persode/util";
 import { EXTENDED_STRATEGIES, extendedStrategies } from "@persode/core";
 
+/** The strategy records a paper-format file must carry: the five built-ins, in table order, with their own slugs. */
+const PAPER_RECORDS = [
+  { key: "recency-only", slug: "recency-only", order: 0, built_in: true },
+  { key: "similarity-only", slug: "similarity-only", order: 1, built_in: true },
+  { key: "salience-only", slug: "salience-only", order: 2, built_in: true },
+  { key: "fused (Persode)", slug: "fused_persode", order: 3, built_in: true },
+  { key: "gated (Persode)", slug: "gated_persode", order: 4, built_in: true },
+];
 const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
 
 let root: string;
@@ -207,9 +215,18 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     const file = json(join(out, "exp5_locomo.json"));
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(LOCOMO.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "question", method: "percentile" });
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256 });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, strategies: PAPER_RECORDS });
     expect(Object.keys(file)).toEqual(["benchmark", "protocol", "bootstrap", "runs", "meta"]);
     expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
+  });
+
+  it("records every strategy of the extended file with its own slug, order and built-in flag", () => {
+    const file = json(join(out, "exp5_locomo_extended.json")) as { meta: { strategies: Array<{ key: string; slug: string; order: number; built_in: boolean }> }; runs: Record<string, { strategies: object }> };
+    const records = file.meta.strategies;
+    expect(records.map((r) => r.key)).toEqual(Object.keys(file.runs.hashing!.strategies));
+    expect(records.slice(0, 5)).toEqual(PAPER_RECORDS);
+    expect(records.slice(5).map((r) => [r.key, r.slug, r.built_in])).toEqual(EXTENDED_STRATEGIES.map((x) => [x.key, x.slug, false]));
+    expect(records.map((r) => r.order)).toEqual(records.map((_, i) => i));
   });
 
   it("matches the reference's hashing run in the written file", () => {
@@ -372,7 +389,7 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
     const file = json(join(out, "exp6_epirec.json"));
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(EPIREC.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "probe", method: "percentile" });
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec", data_sha256: EPIREC.sha256 });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec", data_sha256: EPIREC.sha256, strategies: PAPER_RECORDS });
     expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
     const ref = referenceJson("exp6_epirec");
     const r = compareToReference({ ...ref, runs: { hashing: (ref.runs as Record<string, unknown>).hashing } }, file);

@@ -69,7 +69,7 @@ export { salienceOnly } from "./strategies/salience.js";
 /** Persode's fusion of similarity and salience (α = 0.5), and the same at any α. */
 export { fused, fusedStrategy } from "./strategies/fused.js";
 /** Fusion only when the query itself is emotional (E ≥ 0.6), else similarity; the gate's rule. */
-export { gated, gateAlpha, gateFires, type GateOptions } from "./strategies/gated.js";
+export { gated, gateAlpha, gateFires, GATE_FUSED_ALPHA, type GateOptions } from "./strategies/gated.js";
 /** Rank with a strategy and check the result is a permutation of the store (NaN scores refused), naming the strategy and query on failure. */
 export { rankChecked, permutationProblem, StrategyRankingError } from "./strategies/checked-rank.js";
 /** The strategy registry: the five built-ins, plugins, lookup by key. */

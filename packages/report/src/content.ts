@@ -3,8 +3,11 @@
  * references, rendered both to README Markdown and to the HTML report, so the two always say the
  * same thing and every stated number traces to results/manifest.json.
  */
-import type { SectionId } from "./results.js";
+import type { Experiment } from "@persode/results";
 import type { Ref } from "./manifest.js";
+
+/** A report section: one per experiment, plus "beyond" for the extended results. */
+export type SectionId = Experiment | "beyond";
 
 /** A run of text: literal text, a stated value (by manifest id), inline code or a bold lead-in. */
 export type Inline = string | Ref | { code: string } | { strong: string };

@@ -7,7 +7,7 @@ import type { Block, Inline, Section } from "./content.js";
 import { escapeHtml } from "./format.js";
 import { statedText, type Manifest } from "./manifest.js";
 import type { FigureSpec } from "./figures/common.js";
-import { getKeys, getValue, hasPath, type ResultSet } from "./results.js";
+import { getKeys, getValue, hasPath, type ResultSet } from "@persode/results";
 
 /** A rendered figure: its spec record plus the SVG markup to inline. */
 export interface RenderedFigure {
@@ -72,7 +72,8 @@ function provenanceHtml(set: ResultSet, m: Manifest): string {
   for (const file of m.sources) {
     const doc = [...Object.values(set.docs), ...Object.values(set.extended)].find((d) => d!.file === file);
     if (!doc) continue;
-    const meta = hasPath(doc, ["meta"]) ? getKeys(doc, ["meta"]).map((k) => `${k}: ${JSON.stringify(getValue(doc, ["meta", k]))}`).join("; ") : "no meta block";
+    // The strategy records are the tables' rows and slugs, not provenance: the line lists the rest of meta.
+    const meta = hasPath(doc, ["meta"]) ? getKeys(doc, ["meta"]).filter((k) => k !== "strategies").map((k) => `${k}: ${JSON.stringify(getValue(doc, ["meta", k]))}`).join("; ") : "no meta block";
     rows.push(`<tr><th scope="row"><a href="${escapeHtml(file)}">${escapeHtml(file)}</a></th><td>${escapeHtml(meta)}</td></tr>`);
   }
   return [

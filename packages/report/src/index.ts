@@ -1,9 +1,8 @@
 /** @persode/report — Vega-Lite figures, the HTML report, the regression manifest and the README results section, rendered from result files. */
-export { formatPath, parsePath, resolvePath, type PathSegment } from "./json-path.js";
-export { EXPERIMENTS, RESULT_FILES, benchTarget, readResults, presentExperiments, type Experiment, type ResultDoc, type ResultSet } from "./results.js";
 export { fixed, shortest, escapeHtml } from "./format.js";
-export { REGISTRY_STRATEGIES, OKABE_ITO, EXTRA_STRATEGY_COLOURS, orderStrategies, strategyColours, strategySlug, embedderName, baseConfig, FONT_FAMILY } from "./style.js";
-export { COST_IDS, COST_TOPICS, type Block, type CostId, type Inline, type Section } from "./content.js";
+export { OKABE_ITO, EXTRA_STRATEGY_COLOURS, strategyColours, embedderName, baseConfig, FONT_FAMILY } from "./style.js";
+export { COST_IDS, COST_TOPICS, type Block, type CostId, type Inline, type Section, type SectionId } from "./content.js";
+export { reportExperiment, type ReportExperiment } from "./experiments/experiment.js";
 export {
   MANIFEST_FORMAT,
   ManifestRecorder,

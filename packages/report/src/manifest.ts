@@ -5,8 +5,8 @@
  */
 import { pyRound } from "@persode/util";
 import { fixed } from "./format.js";
-import { formatPath, parsePath, resolvePath, type PathSegment } from "./json-path.js";
-import { getNumber, getValue, type ResultDoc, type ResultSet } from "./results.js";
+import { formatPath, parsePath, resolvePath, type PathSegment } from "@persode/results";
+import { getNumber, getValue, type ResultDoc, type ResultSet } from "@persode/results";
 
 /** Identifies the manifest format; bumped when its shape changes. */
 export const MANIFEST_FORMAT = "persode-report-manifest/1";

@@ -13,7 +13,7 @@ import { compareManifests, parseManifest, reresolveEntries, serializeManifest, t
 import { checkReadme, renderReadmeSection, spliceReadme, type MarkdownOptions } from "./markdown.js";
 import { buildReportModel } from "./model.js";
 import { DEFAULT_FONT_FILES, renderSvg, requireFonts, scopeSvgIds, svgToPngAsync } from "./render.js";
-import { presentExperiments, readResults, type Experiment, type ResultSet } from "./results.js";
+import { presentExperiments, readResults, type Experiment, type ResultSet } from "@persode/results";
 
 /** Options of renderAll and checkAll. */
 export interface RenderOptions {

@@ -3,9 +3,7 @@
  * strategy across every figure, display names for strategies and embedders, and the
  * Vega-Lite config every figure uses (one font, DejaVu Sans, so SVG and PNG agree).
  */
-
-/** The built-in strategies, in registry order (docs/spec.md §5). */
-export const REGISTRY_STRATEGIES = ["recency-only", "similarity-only", "salience-only", "fused (Persode)", "gated (Persode)"] as const;
+import type { StrategyRecord } from "@persode/results";
 
 /** Okabe & Ito (2008) colours; distinguishable under the common colour-vision deficiencies. */
 export const OKABE_ITO = {
@@ -37,39 +35,23 @@ export const SERIES_COLOURS = {
 /** Neutral grey for the recency baseline (carries no hue, so it never competes with the palette). */
 export const BASELINE_GREY = "#8C8C8C";
 
-const REGISTRY_COLOURS: Readonly<Record<string, string>> = {
-  "recency-only": BASELINE_GREY,
-  "similarity-only": OKABE_ITO.blue,
-  "salience-only": OKABE_ITO.reddishPurple,
-  "fused (Persode)": OKABE_ITO.vermillion,
-  "gated (Persode)": OKABE_ITO.bluishGreen,
-};
+/**
+ * The colours of the paper's five built-in strategies, in their presentation order (recency-only,
+ * similarity-only, salience-only, fused, gated): the recency baseline neutral grey, the rest distinct hues.
+ */
+const BUILT_IN_COLOURS = [BASELINE_GREY, OKABE_ITO.blue, OKABE_ITO.reddishPurple, OKABE_ITO.vermillion, OKABE_ITO.bluishGreen] as const;
 
-/** Colours handed to user-registered strategies, in order of first appearance (cycled when exhausted). */
+/** Colours handed to every other strategy (extensions, plugins), in presentation order (cycled when exhausted). */
 export const EXTRA_STRATEGY_COLOURS = [OKABE_ITO.orange, OKABE_ITO.skyBlue, OKABE_ITO.black, OKABE_ITO.yellow] as const;
 
-/** Registry strategies first (in registry order), then any extra strategies in the order given. */
-export function orderStrategies(keys: readonly string[]): string[] {
-  const known = REGISTRY_STRATEGIES.filter((k) => keys.includes(k));
-  const extras: string[] = [];
-  for (const k of keys) if (!(REGISTRY_STRATEGIES as readonly string[]).includes(k) && !extras.includes(k)) extras.push(k);
-  return [...known, ...extras];
-}
-
-/** The colour of every strategy in `ordered` (registry colours fixed; extras from EXTRA_STRATEGY_COLOURS). */
-export function strategyColours(ordered: readonly string[]): string[] {
+/**
+ * The colour of each strategy record, from what the results file records about it (never from its name): a
+ * built-in strategy keeps the colour of its recorded order (the registry puts the five first, so a figure
+ * showing only some of them colours each the same), every other one gets the next extra colour.
+ */
+export function strategyColours(records: readonly StrategyRecord[]): string[] {
   let extra = 0;
-  return ordered.map((k) => REGISTRY_COLOURS[k] ?? EXTRA_STRATEGY_COLOURS[extra++ % EXTRA_STRATEGY_COLOURS.length]!);
-}
-
-/** Identifier-safe slug of a strategy key, matching the rankings file names ("fused (Persode)" → "fused_persode"). */
-export function strategySlug(key: string): string {
-  const slug = key
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, "_")
-    .replace(/^_+|_+$/g, "");
-  if (slug === "") throw new Error(`strategy key ${JSON.stringify(key)} has no letters or digits to build a slug from`);
-  return slug;
+  return records.map((r) => (r.built_in ? BUILT_IN_COLOURS[r.order % BUILT_IN_COLOURS.length]! : EXTRA_STRATEGY_COLOURS[extra++ % EXTRA_STRATEGY_COLOURS.length]!));
 }
 
 const EMBEDDER_NAMES: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { buildFigureSpecs } from "../src/figures/index.js";
 import { renderReadmeSection } from "../src/markdown.js";
 import { buildReportModel } from "../src/model.js";
-import { readResults } from "../src/results.js";
+import { readResults } from "@persode/results";
 import { significanceMark } from "../src/sections/beyond.js";
 import { editJson, REPO_ROOT, tempWorkspace } from "./helpers.js";
 

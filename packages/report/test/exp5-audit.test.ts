@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { exp5AuditFigures } from "../src/figures/exp5-audit.js";
 import { ManifestRecorder, statedText } from "../src/manifest.js";
 import { renderReadmeSection } from "../src/markdown.js";
-import { benchTarget, getValue, readResults } from "../src/results.js";
+import { benchTarget, getValue, readResults } from "@persode/results";
 import { exp5AuditSection } from "../src/sections/exp5-audit.js";
 import { REPO_ROOT, editJson, tempWorkspace } from "./helpers.js";
 
@@ -26,13 +26,14 @@ describe("Exp. 5 on audited evidence (report)", () => {
   it("states original, audited and paired recall, the paired difference with its CI, for every strategy and embedder, each pinned in the manifest", () => {
     const ws = workspace();
     const { doc, section, manifest } = build(ws.results);
-    const data = doc.data as { runs: Record<string, { strategies: Record<string, any> }> };
+    const data = doc.data as unknown as { runs: Record<string, { strategies: Record<string, any> }> };
     const tables = section.blocks.filter((b) => b.kind === "table");
     expect(tables).toHaveLength(Object.keys(data.runs).length);
     let checked = 0;
     for (const [emb, run] of Object.entries(data.runs)) {
       for (const [s, v] of Object.entries(run.strategies)) {
-        const slug = s.toLowerCase().replace(/[^a-z0-9-]+/g, "_").replace(/^_+|_+$/g, "");
+        // manifest ids carry the slug the file records (e.g. "combsum" for "combsum (bm25 + cosine)")
+        const slug = doc.data.meta.strategies!.find((r) => r.key === s)!.slug;
         const entry = (id: string) => manifest.entries.find((e) => e.id === `exp5-audit.${emb}.${slug}.${id}`)!;
         expect(entry("original.evidence_recall@5").value).toBe(v.original["evidence_recall@5"]);
         expect(entry("audited.evidence_recall@5").value).toBe(v.audited["evidence_recall@5"]);

@@ -8,7 +8,7 @@ import { checkCostClaims, costStatements } from "../src/honesty.js";
 import { renderReadmeSection } from "../src/markdown.js";
 import { buildReportModel } from "../src/model.js";
 import { buildFigureSpecs } from "../src/figures/index.js";
-import { readResults } from "../src/results.js";
+import { readResults } from "@persode/results";
 import { editJson, REPO_ROOT, tempWorkspace } from "./helpers.js";
 
 const opts = { figuresHref: "results/figures", reportHref: "results/report.html" };

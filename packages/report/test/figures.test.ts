@@ -5,8 +5,8 @@ import { buildFigureSpecs } from "../src/figures/index.js";
 import { buildReportModel } from "../src/model.js";
 import { renderReadmeSection } from "../src/markdown.js";
 import { DEFAULT_FONT_FILES, renderSvg, scopeSvgIds, svgToPng } from "../src/render.js";
-import { readResults } from "../src/results.js";
-import { EXTRA_STRATEGY_COLOURS, OKABE_ITO, REGISTRY_STRATEGIES, strategyColours } from "../src/style.js";
+import { readResults, type StrategyRecord } from "@persode/results";
+import { EXTRA_STRATEGY_COLOURS, OKABE_ITO, strategyColours } from "../src/style.js";
 import { editJson, FIXTURE_RESULTS, tempWorkspace } from "./helpers.js";
 
 /** Every {domain, range} colour scale over the strategy field found anywhere in a spec. */
@@ -23,6 +23,9 @@ function strategyScales(node: unknown, out: Array<{ domain: string[]; range: str
 function panelsOf(spec: any): string[] {
   return [...new Set((spec.data.values as Array<{ panel: string }>).map((r) => r.panel))];
 }
+
+/** The strategy records the fixture's Exp. 5 file carries: the paper's five, built in. */
+const BUILT_IN: StrategyRecord[] = readResults(FIXTURE_RESULTS).docs.exp5!.data.meta.strategies!;
 
 describe("figure specs", () => {
   const figures = buildFigureSpecs(readResults(FIXTURE_RESULTS));
@@ -52,27 +55,42 @@ describe("figure specs", () => {
         });
       }
     }
-    expect([...colour.keys()].sort()).toEqual([...REGISTRY_STRATEGIES].sort());
-    expect(new Set(colour.values()).size).toBe(REGISTRY_STRATEGIES.length);
+    expect(BUILT_IN.map((r) => r.built_in)).toEqual([true, true, true, true, true]);
+    expect([...colour.keys()].sort()).toEqual(BUILT_IN.map((r) => r.key).sort());
+    expect(new Set(colour.values()).size).toBe(BUILT_IN.length);
     expect(colour.get("fused (Persode)")).toBe(OKABE_ITO.vermillion);
   });
 
-  it("colours user-registered strategies too and lists them after the registry ones", () => {
+  it("colours user-registered strategies too, lists them in their recorded order and uses their recorded slug", () => {
     const ws = tempWorkspace();
     editJson(join(ws.results, "exp5_locomo.json"), (d) => {
       for (const run of Object.values<any>(d.runs)) {
         const extra = JSON.parse(JSON.stringify(run.strategies["similarity-only"]));
         run.strategies = { "my-bm25": extra, ...run.strategies };
       }
+      d.meta.strategies.push({ key: "my-bm25", slug: "bm25_plugin", order: 5, built_in: false });
     });
     const set = readResults(ws.results);
     const exp5 = buildFigureSpecs(set).find((f) => f.id === "exp5_locomo")!;
     const [scale] = strategyScales(exp5.spec);
-    expect(scale!.domain).toEqual([...REGISTRY_STRATEGIES, "my-bm25"]);
+    expect(scale!.domain).toEqual([...BUILT_IN.map((r) => r.key), "my-bm25"]);
     expect(scale!.range[5]).toBe(EXTRA_STRATEGY_COLOURS[0]);
     const model = buildReportModel(set);
     expect(renderReadmeSection(model.sections, model.manifest, { figuresHref: "f", reportHref: "r.html" })).toMatch(/\| my-bm25 \| 0\.1525 \[/);
-    expect(strategyColours(["a", "b", "c", "d", "e"])).toEqual([...EXTRA_STRATEGY_COLOURS, EXTRA_STRATEGY_COLOURS[0]]);
+    // The manifest names the plugin by the slug its file records, not one re-derived from its key ("my-bm25").
+    const ids = model.manifest.entries.map((e) => e.id);
+    expect(ids).toContain("exp5.hashing.bm25_plugin.evidence_recall@5");
+    expect(ids.some((id) => id.includes("my-bm25"))).toBe(false);
+    const extras = ["a", "b", "c", "d", "e"].map((key, order) => ({ key, slug: key, order, built_in: false }));
+    expect(strategyColours(extras)).toEqual([...EXTRA_STRATEGY_COLOURS, EXTRA_STRATEGY_COLOURS[0]]);
+  });
+
+  it("refuses a results file whose strategies have no record", () => {
+    const ws = tempWorkspace();
+    editJson(join(ws.results, "exp5_locomo.json"), (d) => {
+      d.meta.strategies = d.meta.strategies.filter((r: StrategyRecord) => r.key !== "salience-only");
+    });
+    expect(() => readResults(ws.results)).toThrow(/exp5_locomo\.json is not a complete exp5 results file: runs\.hashing\.strategies: strategy "salience-only" has no record in meta\.strategies.*rerun `pnpm bench exp5`/);
   });
 
   it("draws one panel per embedder present", () => {
@@ -121,7 +139,7 @@ describe("palettes and axes", () => {
   const figures = buildFigureSpecs(readResults(FIXTURE_RESULTS));
 
   it("uses strategy colours for strategies only: every other colour comes from SERIES_COLOURS", () => {
-    const strategyPalette = new Set<string>([...strategyColours(REGISTRY_STRATEGIES), ...EXTRA_STRATEGY_COLOURS]);
+    const strategyPalette = new Set<string>([...strategyColours(BUILT_IN), ...EXTRA_STRATEGY_COLOURS]);
     const misuses: string[] = [];
     const walk = (node: unknown, where: string): void => {
       if (Array.isArray(node)) return node.forEach((n) => walk(n, where));

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pyRound } from "@persode/util";
-import { parsePath, resolvePath } from "../src/json-path.js";
+import { parsePath, resolvePath } from "@persode/results";
 import { compareManifests, parseManifest, reresolveEntries, serializeManifest } from "../src/manifest.js";
 import { buildManifest } from "../src/model.js";
-import { readResults } from "../src/results.js";
+import { readResults } from "@persode/results";
 import { editJson, FIXTURE_RESULTS, tempWorkspace } from "./helpers.js";
 
 describe("regression manifest", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkCostClaims, checkHtmlHonesty, checkReadmeHonesty, costStatements } from "../src/honesty.js";
 import { BEGIN_MARKER, checkReadme, END_MARKER, extractSection, renderReadmeSection, spliceReadme } from "../src/markdown.js";
 import { buildReportModel } from "../src/model.js";
-import { readResults } from "../src/results.js";
+import { readResults } from "@persode/results";
 import { editJson, FIXTURE_RESULTS, tempWorkspace } from "./helpers.js";
 import { join } from "node:path";
 

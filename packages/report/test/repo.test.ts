@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkAll } from "../src/render-all.js";
-import { EXPERIMENTS, RESULT_FILES } from "../src/results.js";
+import { EXPERIMENTS, RESULT_FILES } from "@persode/results";
 import { inspectReport } from "./browser.js";
 import { REPO_ROOT } from "./helpers.js";
 
@@ -32,4 +32,30 @@ describe("committed results, manifest, report and README", () => {
     expect(seen.costTexts.length).toBe(6);
     expect(seen.overflowing, "nothing scrolls sideways at 1 400 px").toEqual([]);
   }, 120_000);
+});
+
+describe("package boundaries (README, Architecture)", () => {
+  const pkg = (dir: string) => JSON.parse(readFileSync(join(REPO_ROOT, "packages", dir, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
+  const dirs = readdirSync(join(REPO_ROOT, "packages")).filter((d) => existsSync(join(REPO_ROOT, "packages", d, "package.json")));
+  const byName = new Map(dirs.map((d) => [pkg(d).name, pkg(d)]));
+  /** Every package a production install of `name` brings in: its dependencies, following workspace packages. */
+  const closure = (name: string, seen = new Set<string>()): Set<string> => {
+    for (const dep of Object.keys(byName.get(name)?.dependencies ?? {})) {
+      if (seen.has(dep)) continue;
+      seen.add(dep);
+      if (byName.has(dep)) closure(dep, seen);
+    }
+    return seen;
+  };
+
+  it("installs the loaders, the results format and the report without the memory model or its ML runtime", () => {
+    const heavy = ["@persode/core", "@huggingface/transformers", "onnxruntime-node", "onnxruntime-web"];
+    expect(closure("@persode/core").has("@huggingface/transformers"), "the check must see core's own ML dependency").toBe(true);
+    for (const name of ["@persode/util", "@persode/datasets", "@persode/results", "@persode/report"]) {
+      expect([...closure(name)].filter((d) => heavy.includes(d)), name).toEqual([]);
+    }
+    // benchmarks writes and report reads the one results format
+    expect(closure("@persode/benchmarks").has("@persode/results")).toBe(true);
+    expect(closure("@persode/report").has("@persode/results")).toBe(true);
+  });
 });

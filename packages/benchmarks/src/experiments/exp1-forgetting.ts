@@ -1,3 +1,4 @@
+import type { Exp1File } from "@persode/results";
 import { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS, decay, halfLifeDays, salience, strength } from "@persode/core";
 import { pyRound } from "@persode/util";
 import type { Scenario } from "../scenario.js";
@@ -12,7 +13,7 @@ export function linspace(start: number, stop: number, num: number): number[] {
  * Exp. 1 — the forgetting curve (paper §4.2): λ, d(6) = 0.25, half-life 3 d, retention samples,
  * and Eq. 1 strength over 0–30 days for three profiles, showing consolidation of salient memories.
  */
-export function runExp1(scenario: Scenario): Record<string, unknown> {
+export function runExp1(scenario: Scenario): Omit<Exp1File, "meta"> {
   const lambda = DECAY_RATE_PER_DAY;
   const samples: Record<string, number> = {};
   for (const d of [0, 1, 3, 6, 12, 30]) samples[String(d)] = decay(d, lambda);

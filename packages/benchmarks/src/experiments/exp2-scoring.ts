@@ -1,5 +1,6 @@
 import { Memory, Scorer, rankByStrength, toEpochMs } from "@persode/core";
 import { DAY_MS, pyRound } from "@persode/util";
+import type { Exp2File } from "@persode/results";
 import { scenarioMemoryInit, type Scenario } from "../scenario.js";
 
 const FOCUS_EVENT = "lost beloved dog";
@@ -8,7 +9,7 @@ const FOCUS_EVENT = "lost beloved dog";
  * Exp. 2 — Eq. 1 weight ablation (paper §4.2): rank the ten scenario memories by strength S at
  * reference_now under each weighting; follow the grief memory across weightings.
  */
-export function runExp2(scenario: Scenario): Record<string, unknown> {
+export function runExp2(scenario: Scenario): Omit<Exp2File, "meta"> {
   const nowMs = toEpochMs(scenario.reference_now);
   const memories = scenario.memories.map((m) => new Memory(scenarioMemoryInit(m, nowMs)));
   const rankings: Record<string, { event: string; S: number }[]> = {};
@@ -36,5 +37,6 @@ export function runExp2(scenario: Scenario): Record<string, unknown> {
       S_by_weighting: sOf,
       ratio_emotion_heavy_vs_balanced: pyRound(rawFocus[emotionHeavy!.label]! / rawFocus[balanced!.label]!, 1),
     },
+    findings: { emotion_heavy_weighting: emotionHeavy!.label },
   };
 }

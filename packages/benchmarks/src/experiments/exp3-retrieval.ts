@@ -1,3 +1,4 @@
+import type { Exp3File } from "@persode/results";
 import {
   DEFAULT_PROTECTION,
   MemoryStore,
@@ -42,7 +43,25 @@ interface ProbeOutcome {
  * the whole fresh store for each probe, in vague and plain phrasings; plus an α sweep and the
  * salience-prioritisation check on identical texts.
  */
-export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<Record<string, unknown>> {
+/**
+ * The α range over which long-term emotional recall stays at its maximum in the sweep: the contiguous run
+ * of sweep points at the maximum that contains the pre-registered α (else the first such run).
+ * @internal exported for tests only: test/findings.test.ts checks the rule on hand-made sweeps.
+ */
+export function longTermPlateau(curve: readonly { alpha: number; long_term_recall: number }[], preregistered: number): { from_alpha: number; to_alpha: number; long_term_recall: number } {
+  if (curve.length === 0) throw new RangeError("longTermPlateau: the α sweep is empty");
+  const lt = curve.map((p) => p.long_term_recall);
+  const max = Math.max(...lt);
+  let start = curve.findIndex((p) => p.long_term_recall === max && Math.abs(p.alpha - preregistered) < 1e-9);
+  if (start < 0) start = lt.indexOf(max);
+  let from = start;
+  let to = start;
+  while (from > 0 && lt[from - 1] === max) from--;
+  while (to < curve.length - 1 && lt[to + 1] === max) to++;
+  return { from_alpha: curve[from]!.alpha, to_alpha: curve[to]!.alpha, long_term_recall: max };
+}
+
+export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<Omit<Exp3File, "meta">> {
   const topK = EXP3_PROTOCOL.top_k;
   const nowMs = toEpochMs(scenario.reference_now);
   const store = await scenarioStore(embedder, scenario);
@@ -76,7 +95,7 @@ export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<R
   };
 
   const categories = [...new Set(scenario.probes.map((p) => p.category))].sort();
-  const result: Record<Condition, Record<string, unknown>> = { vague: {}, plain: {} };
+  const result: Record<Condition, Record<string, Record<string, unknown>>> = { vague: {}, plain: {} };
   for (const condition of conditions) {
     for (const s of strategies()) {
       const { perQuery, precision, intrusion } = evaluate(s, condition);
@@ -131,6 +150,7 @@ export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<R
       alpha_zero:
         "α = 0 is salience-dominant but not similarity-free: the query similarity still enters salience as C′. The similarity-free baseline is salience-only.",
     },
+    findings: { long_term_plateau: longTermPlateau(alphaCurve, EXP3_PROTOCOL.alpha) },
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Exp4File } from "@persode/results";
 import { join } from "node:path";
 import {
   LexiconAnalyzer,
@@ -10,10 +11,10 @@ import {
   visualDescriptors,
   type Embedder,
 } from "@persode/core";
-import { formatJson, meta, writeAtomic } from "../results.js";
+import { perRunFile, writeResultFile } from "@persode/results";
+import { meta, writeAtomic } from "../results.js";
 import { loadScenario, scenarioStore, type Scenario } from "../scenario.js";
 import type { Experiment } from "./experiment.js";
-import { embedderFile } from "./scenario-experiments.js";
 
 /**
  * Exp. 4 — dual-template generation (paper §4.3): for both utterances and both onboarding profiles,
@@ -21,7 +22,7 @@ import { embedderFile } from "./scenario-experiments.js";
  * share the emotion's mood cue; then each profile's agent (seeded with the scenario memories) writes
  * journal entries at reference_now.
  */
-export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{ json: Record<string, unknown>; markdown: string }> {
+export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{ json: Omit<Exp4File, "meta">; markdown: string }> {
   const analyzer = new LexiconAnalyzer();
   const { utterances, profiles, default_art_style } = scenario.exp4;
   const cases = [];
@@ -89,9 +90,9 @@ export const exp4: Experiment = {
   title: "Exp. 4 — dual-template generation",
   async run(ctx) {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
-    const file = embedderFile("exp4_journals", ctx);
-    const mdFile = embedderFile("exp4_journals", ctx, ".md");
-    await writeAtomic(join(ctx.out, file), formatJson({ ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) }));
+    const file = perRunFile("exp4", ctx.embedderName);
+    const mdFile = perRunFile("exp4", ctx.embedderName, ".md");
+    await writeResultFile(join(ctx.out, file), "exp4", { ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) });
     await writeAtomic(join(ctx.out, mdFile), markdown);
     const p = json.personalization as { descriptor_coverage: { present: number; total: number }; profiles_differ: boolean; shared_mood_cue: boolean };
     return {

@@ -4,6 +4,7 @@ import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
 import { extendedStrategyResults } from "../extended-results.js";
+import { libraryGate } from "../results.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { RankingsWriter } from "../rankings-writer.js";
@@ -217,7 +218,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
   return {
     run: {
       excluded,
-      gate: { rule: "fusion iff analyzer E >= 0.6 on the query", fused_fraction: r4(mean(fires)) },
+      gate: { rule: libraryGate("analyzer").rule, fused_fraction: r4(mean(fires)) },
       strategies: out,
     },
     rankings: paper.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes() })),

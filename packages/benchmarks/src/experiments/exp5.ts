@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
-import { describeEmbedder, formatJson, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, writeAtomic } from "../results.js";
+import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile, type AuditedFile } from "@persode/results";
+import { describeEmbedder, meta, mergeRuns, mergeablePrevious, previousStrategyRecords, readPrevious, runsAfter, strategyKeysOfRuns, strategyRecordsFor, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
@@ -22,33 +23,29 @@ export const exp5: Experiment = {
     const audited = scorer.summary({ seed: ctx.seed, samples: ctx.samples }, `exp5-audit/${embedder.name}`, guard, `exp5/${embedder.name}`);
     // The original-gold file gains the guard only when it fires, so unflagged runs stay byte-identical.
     const run = guard.flagged ? { ...r.run, top_k_guard: guard } : r.run;
-    const file = "exp5_locomo.json";
+    const file = RESULT_FILES.exp5;
     const path = join(ctx.out, file);
-    const runs = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, run);
-    const auditFile = "exp5_locomo_audited.json";
+    const { runs, strategies: records } = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, run);
+    const auditFile = RESULT_FILES["exp5-audit"];
     const auditPath = join(ctx.out, auditFile);
     const previousAudit = mergeablePrevious(await readPrevious(auditPath), data.sha256, ctx);
     const sameAudit = (previousAudit?.benchmark as { audit?: { data_sha256?: unknown } } | undefined)?.audit?.data_sha256 === audit.sha256;
-    const auditRuns = mergeRuns(sameAudit ? previousAudit : undefined, ctx.embedderName, { embedder: describeEmbedder(embedder), ...audited });
+    const auditRuns = mergeRuns(sameAudit ? previousAudit : undefined, ctx.embedderName, { embedder: describeEmbedder(embedder), ...audited }) as AuditedFile["runs"];
+    const auditRecords = strategyRecordsFor(strategyKeysOfRuns(auditRuns), previousStrategyRecords(sameAudit ? previousAudit : undefined));
     const files = [file, auditFile];
     for (const { strategy, jsonl } of r.rankings) {
-      const f = join("exp5_locomo_rankings", `${ctx.embedderName}_${strategy.slug}.jsonl`);
+      const f = join(rankingsDir("exp5"), `${rankingsStem(ctx.embedderName, strategy.slug)}.jsonl`);
       await writeAtomic(join(ctx.out, f), jsonl);
       files.push(f);
     }
-    await writeAtomic(
-      path,
-      formatJson({
-        benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
-        protocol: EXP5_PROTOCOL,
-        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
-        runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256),
-      }),
-    );
-    await writeAtomic(
-      auditPath,
-      formatJson({
+    await writeResultFile(path, "exp5", {
+      benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
+      protocol: EXP5_PROTOCOL,
+      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+      runs,
+      meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { strategies: records }),
+    });
+    await writeResultFile(auditPath, "exp5-audit", {
         benchmark: {
           name: "LoCoMo (Maharana et al., ACL 2024) with audited evidence",
           url: "https://github.com/snap-research/locomo",
@@ -65,12 +62,11 @@ export const exp5: Experiment = {
         protocol: { ...EXP5_PROTOCOL, audited_gold: EXP5_AUDIT_PROTOCOL },
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
         runs: auditRuns,
-        meta: { ...meta(ctx.seed, Object.keys(auditRuns), ctx.target, data.sha256), audit_sha256: audit.sha256 },
-      }),
-    );
+        meta: meta(ctx.seed, Object.keys(auditRuns), ctx.target, data.sha256, { audit_sha256: audit.sha256, strategies: auditRecords }),
+    });
     const strategies = r.run.strategies as Record<string, Record<string, number>>;
     const auditedStrategies = audited.strategies as Record<string, { audited_minus_original: Record<string, { original: number; audited: number; diff: number }> }>;
-    const extFile = "exp5_locomo_extended.json";
+    const extFile = EXTENDED_FILES.exp5;
     await writeExtendedFile({
       out: ctx.out,
       file: extFile,

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
 import { writeExtendedFile } from "../extended-results.js";
-import { formatJson, meta, runsAfter, writeAtomic } from "../results.js";
+import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile } from "@persode/results";
+import { meta, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 
 export const exp6: Experiment = {
@@ -13,31 +14,28 @@ export const exp6: Experiment = {
     const corpus = await ctx.epirec();
     const embedder = await ctx.embedder();
     const r = await runEpisodic(corpus, embedder, { seed: ctx.seed, samples: ctx.samples }, "exp6");
-    const file = "exp6_epirec.json";
+    const file = RESULT_FILES.exp6;
     const path = join(ctx.out, file);
-    const runs = await runsAfter(path, corpus.sha256, ctx, ctx.embedderName, embedder, r.run);
+    const { runs, strategies: records } = await runsAfter(path, corpus.sha256, ctx, ctx.embedderName, embedder, r.run);
     const files = [file];
     for (const o of r.outputs) {
-      const base = join("exp6_epirec_rankings", `${ctx.embedderName}_${o.strategy.slug}`);
+      const base = join(rankingsDir("exp6"), rankingsStem(ctx.embedderName, o.strategy.slug));
       await writeAtomic(join(ctx.out, `${base}.jsonl`), o.jsonl);
       await writeAtomic(join(ctx.out, `${base}.official.json`), o.official);
       files.push(`${base}.jsonl`, `${base}.official.json`);
     }
     const counts = corpusCounts(corpus);
-    await writeAtomic(
-      path,
-      formatJson({
-        benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
-        protocol: {
-          note: "pre-registered (EpiRec GENERATION_SPEC.md): the corpus was frozen before any strategy ran; authored labels never enter retrieval — E comes from the system's own analyzer",
-          ...EPISODIC_PROTOCOL,
-        },
-        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
-        runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256),
-      }),
-    );
-    const extFile = "exp6_epirec_extended.json";
+    await writeResultFile(path, "exp6", {
+      benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
+      protocol: {
+        note: "pre-registered (EpiRec GENERATION_SPEC.md): the corpus was frozen before any strategy ran; authored labels never enter retrieval — E comes from the system's own analyzer",
+        ...EPISODIC_PROTOCOL,
+      },
+      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
+      runs,
+      meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, { strategies: records }),
+    });
+    const extFile = EXTENDED_FILES.exp6;
     await writeExtendedFile({
       out: ctx.out,
       file: extFile,

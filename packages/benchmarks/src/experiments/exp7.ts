@@ -10,13 +10,12 @@ import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "../stats/randomization.js";
 import { EPISODIC_PROTOCOL } from "../episodic.js";
 import { mean } from "../metrics.js";
 import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/correlation.js";
-import { formatJson, meta, runsAfter, writeAtomic } from "../results.js";
+import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, writeResultFile, type SignificanceRecord } from "@persode/results";
+import { libraryGate, meta, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 
 /** Results file of Exp. 7, its per-probe companion and the fitted EmoBank model's file name. */
-const EXP7_FILE = "exp7_estimators.json";
-const EXP7_PER_ITEM_FILE = "exp7_per_item_scores.json";
-const emobankModelFile = (embedder: string) => `exp7_emobank_model_${embedder}.json`;
+const EXP7_FILE = RESULT_FILES.exp7;
 
 /** Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per estimator. */
 function memoized(est: EmotionEstimator): EmotionEstimator {
@@ -81,7 +80,7 @@ function holmOutcome(retrieval: Record<string, Record<string, { paired_vs_simila
 }
 
 /** The `significance` block of the Exp. 7 results: how every p-value in it was computed. */
-function significanceBlock(seed: number): Record<string, unknown> {
+function significanceBlock(seed: number): SignificanceRecord {
   return {
     baseline: BASELINE,
     test: "paired two-sided randomization (sign-flip) test on the per-item differences (EpiRec: recall@3 hit per probe; LoCoMo: evidence recall@5 per question)",
@@ -98,6 +97,18 @@ function significanceBlock(seed: number): Record<string, unknown> {
     wins_ties_losses: "per item: column above / equal to / below similarity-only",
     p_value_decimals: EXP7_P_DIGITS,
   };
+}
+
+/**
+ * Which real estimators' always-on fusion scores below and which above similarity-only on one LoCoMo
+ * category (evidence recall@5 as written, so the statement matches the table); ties are in neither list.
+ */
+function fusionAgainstSimilarity(retrieval: Record<string, Record<string, { recall5: number }>>, estimators: readonly EmotionEstimator[], category: string) {
+  const sim = retrieval[BASELINE]?.[category]?.recall5;
+  if (sim === undefined) return null;
+  const real = estimators.filter((e) => !e.upperBound).map((e) => e.name);
+  const value = (name: string) => retrieval[columnKey(name, "fused")]![category]!.recall5;
+  return { category, below: real.filter((n) => value(n) < sim), above: real.filter((n) => value(n) > sim) };
 }
 
 /** The column (real estimators only) with the largest paired gain on a stratum, and that gain. */
@@ -136,7 +147,7 @@ function headroom(retrieval: ReturnType<typeof summarizeRetrieval>, closed: Reco
 
 /** Per-probe tables are long 0/1 arrays: keep each on one line so the file stays readable. */
 function formatPerProbe(obj: unknown): string {
-  return formatJson(obj).replace(/\[\n\s+([^\]{}]*?)\n\s+\]/g, (_, body: string) => `[${body.split(/,\n\s+/).join(", ")}]`);
+  return formatResultJson(obj).replace(/\[\n\s+([^\]{}]*?)\n\s+\]/g, (_, body: string) => `[${body.split(/,\n\s+/).join(", ")}]`);
 }
 
 export const exp7: Experiment = {
@@ -193,10 +204,11 @@ export const exp7: Experiment = {
         headroom: headroom(retrieval, closed, estimators),
         best_reflective: bestOn(retrieval, estimators, "reflective"),
         best_reflective_implicit: bestOn(retrieval, estimators, "reflective_implicit"),
+        locomo_temporal_fusion: fusionAgainstSimilarity(locomoRun.retrieval, estimators, "temporal"),
       },
     };
     const path = join(ctx.out, EXP7_FILE);
-    const runs = await runsAfter(path, dataSha, ctx, ctx.embedderName, embedder, run);
+    const { runs } = await runsAfter(path, dataSha, ctx, ctx.embedderName, embedder, run);
     const counts = corpusCounts(corpus);
     const benchmark = {
       name: "EpiRec v1.0 + EmoBank + LoCoMo",
@@ -208,22 +220,23 @@ export const exp7: Experiment = {
     const protocol = {
       note: "nothing is fitted on EpiRec or LoCoMo labels: the EmoBank regressor is trained on EmoBank train (λ on dev), the prototype estimator is calibrated on EmoBank train text only; the oracle reads EpiRec's authored labels and is an upper bound, never a method (LoCoMo has no emotion labels, so no oracle runs there); LoCoMo follows the Exp. 5 protocol with evidence recall@5",
       oracle: ORACLE_DESCRIPTION,
-      gate: "fusion iff estimator E >= 0.6 on the query",
+      gate: libraryGate("estimator"),
       paired_tests:
         "every estimator·strategy column is compared with similarity-only on the same items by the paired randomization test (p_randomization), the paired t-test (p_t) and W/T/L beside the bootstrap CI of the difference; family for Holm (p_holm, significant at alpha): all real estimator·strategy columns within one embedder, one dataset and one stratum (EpiRec recall@3 per stratum, LoCoMo evidence recall@5 per category); the oracle's two columns are a separate family; details in significance",
       ...EPISODIC_PROTOCOL,
     };
-    const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" };
+    const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" as const };
     const perProbePath = join(ctx.out, EXP7_PER_ITEM_FILE);
-    const perProbeRuns = await runsAfter(perProbePath, dataSha, ctx, ctx.embedderName, embedder, {
+    const { runs: perProbeRuns } = await runsAfter(perProbePath, dataSha, ctx, ctx.embedderName, embedder, {
       hits_at_3: Object.fromEntries([...table.hits].map(([k, v]) => [k, Array.from(v)])),
       gate_fires: Object.fromEntries([...table.fires].map(([k, v]) => [k, Array.from(v)])),
       locomo_evidence_recall_at_5: Object.fromEntries([...locomoTable.recall5].map(([k, v]) => [k, Array.from(v)])),
     });
-    await writeAtomic(join(ctx.out, modelFile), formatJson({ ...m, generated_by: `pnpm bench ${ctx.target}`, data_sha256: emobank.sha256 }));
-    await writeAtomic(
+    await writeAtomic(join(ctx.out, modelFile), formatResultJson({ ...m, generated_by: `pnpm bench ${ctx.target}`, data_sha256: emobank.sha256 }));
+    await writeResultFile(
       perProbePath,
-      formatPerProbe({
+      "exp7-per-item",
+      {
         note: "per-probe recall@3 hits (1 = target in the top 3) of every Exp. 7 EpiRec column, aligned on probe_ids, and per-question LoCoMo evidence recall@5 in Exp. 5's question order: the paired inputs of every comparison with similarity-only",
         probe_ids: table.probeIds,
         probe_types: table.types,
@@ -232,9 +245,10 @@ export const exp7: Experiment = {
         bootstrap,
         runs: perProbeRuns,
         meta: meta(ctx.seed, Object.keys(perProbeRuns), ctx.target, dataSha),
-      }),
+      },
+      formatPerProbe,
     );
-    await writeAtomic(path, formatJson({ benchmark, protocol, bootstrap, significance: significanceBlock(ctx.seed), runs, meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha) }));
+    await writeResultFile(path, "exp7", { benchmark, protocol, bootstrap, significance: significanceBlock(ctx.seed), runs, meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha) });
     const summary: [string, string][] = estimators.map((e) => {
       const q = quality[e.name]!;
       const fusedR = retrieval[columnKey(e.name, "fused")]!.reflective!;

@@ -1,15 +1,12 @@
 import { join } from "node:path";
-import { describeEmbedder, formatJson, meta, writeAtomic } from "../results.js";
+import { RESULT_FILES, perRunFile, writeResultFile } from "@persode/results";
+import { describeEmbedder, meta, strategyRecordsFor } from "../results.js";
 import { loadScenario } from "../scenario.js";
 import { runExp1 } from "./exp1-forgetting.js";
 import { runExp2 } from "./exp2-scoring.js";
 import { runExp3 } from "./exp3-retrieval.js";
-import type { Experiment, ExperimentContext } from "./experiment.js";
+import type { Experiment } from "./experiment.js";
 
-/** Exp. 3 and 4 results depend on the embedder: hashing keeps the reference's file name, others get a suffix. */
-export function embedderFile(base: string, ctx: ExperimentContext, ext = ".json"): string {
-  return ctx.embedderName === "hashing" ? `${base}${ext}` : `${base}_${ctx.embedderName}${ext}`;
-}
 
 export const exp1: Experiment = {
   id: "exp1",
@@ -18,8 +15,8 @@ export const exp1: Experiment = {
   title: "Exp. 1 — forgetting curve and consolidation",
   async run(ctx) {
     const r = runExp1(loadScenario());
-    const file = "exp1_forgetting_curve.json";
-    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) }));
+    const file = RESULT_FILES.exp1;
+    await writeResultFile(join(ctx.out, file), "exp1", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) });
     const s = r.strength_at_30_days as Record<string, number>;
     return {
       files: [file],
@@ -39,8 +36,8 @@ export const exp2: Experiment = {
   title: "Exp. 2 — Eq. 1 weight ablation",
   async run(ctx) {
     const r = runExp2(loadScenario());
-    const file = "exp2_memory_scoring.json";
-    await writeAtomic(join(ctx.out, file), formatJson({ ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) }));
+    const file = RESULT_FILES.exp2;
+    await writeResultFile(join(ctx.out, file), "exp2", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) });
     const f = r.focus as { event: string; rank_by_weighting: Record<string, number>; ratio_emotion_heavy_vs_balanced: number };
     return {
       files: [file],
@@ -57,10 +54,11 @@ export const exp3: Experiment = {
   async run(ctx) {
     const embedder = await ctx.embedder();
     const r = await runExp3(loadScenario(), embedder);
-    const file = embedderFile("exp3_retrieval", ctx);
+    const file = perRunFile("exp3", ctx.embedderName);
     // A model's run records which weights produced it; the hashing file keeps the reference's shape.
     const identity = embedder.model ? { embedder: describeEmbedder(embedder) } : {};
-    await writeAtomic(join(ctx.out, file), formatJson({ ...r, ...identity, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) }));
+    const strategies = strategyRecordsFor(Object.keys(r.conditions.vague));
+    await writeResultFile(join(ctx.out, file), "exp3", { ...r, ...identity, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { strategies }) });
     const c = r.conditions as Record<string, Record<string, Record<string, unknown>>>;
     const summary: [string, string][] = Object.keys(c.vague!).map((k) => {
       const v = c.vague![k]!;

@@ -9,9 +9,12 @@ export interface GateOptions {
   fusedAlpha?: number;
 }
 
+/** The fusion weight α the gate uses when it fires (docs/spec.md §5). */
+export const GATE_FUSED_ALPHA = 0.5;
+
 /** The emotion gate (docs/spec.md §5): α = 0.5 when the query's own E ≥ 0.6, else α = 1 (pure similarity). */
 export function gateAlpha(queryIntensity: number, opts: GateOptions = {}): number {
-  return gateFires(queryIntensity, opts) ? (opts.fusedAlpha ?? 0.5) : 1;
+  return gateFires(queryIntensity, opts) ? (opts.fusedAlpha ?? GATE_FUSED_ALPHA) : 1;
 }
 
 /** Whether the gate fuses for a query of this intensity. */

@@ -1,5 +1,5 @@
 /** "Beyond the paper" figure: a forest plot of every extended strategy's paired difference to similarity-only, coloured by the Holm decision. */
-import { getBoolean, getKeys, getNumber, hasPath, type ResultDoc } from "../results.js";
+import { getBoolean, getKeys, getNumber, hasPath, type ResultDoc } from "@persode/results";
 import { embedderName, OKABE_ITO } from "../style.js";
 import { BEYOND_METRICS, beyondMetric } from "../sections/beyond.js";
 import { embeddersOf } from "../sections/common.js";

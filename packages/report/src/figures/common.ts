@@ -1,6 +1,7 @@
 /** Shared pieces of the figure specs: the figure record, the strategy colour encoding and the chart shapes reused across experiments. */
-import type { PathSegment } from "../json-path.js";
-import { getNumber, hasPath, type ResultDoc, type SectionId } from "../results.js";
+import type { PathSegment } from "@persode/results";
+import { getNumber, hasPath, type ResultDoc, type StrategyRecord } from "@persode/results";
+import type { SectionId } from "../content.js";
 import { baseConfig, strategyColours } from "../style.js";
 
 /** Vega-Lite schema URL recorded in every spec (informational; nothing is fetched). */
@@ -24,14 +25,15 @@ export function topLevel(title: string, subtitle: string | string[] | undefined,
   };
 }
 
-/** Colour encoding for a `strategy` field: fixed colours, registry order, legend at the bottom. */
-export function strategyColour(ordered: readonly string[], legend = true): Record<string, unknown> {
+/** Colour encoding for a `strategy` field: each strategy's fixed colour, in the order given (presentation order), legend at the bottom. */
+export function strategyColour(ordered: readonly StrategyRecord[], legend = true): Record<string, unknown> {
+  const keys = ordered.map((r) => r.key);
   return {
     field: "strategy",
     type: "nominal",
     title: null,
-    sort: [...ordered],
-    scale: { domain: [...ordered], range: strategyColours(ordered) },
+    sort: keys,
+    scale: { domain: keys, range: strategyColours(ordered) },
     legend: legend ? { title: null } : null,
   };
 }
@@ -46,7 +48,7 @@ export interface GridBar {
 }
 
 /** Bars per strategy in a grid of panels (rows × columns), value labels on top, y in [0, 1]. */
-export function strategyBarGrid(bars: GridBar[], o: { strategies: string[]; rows: string[]; columns: string[]; yTitle: string; width?: number }): Record<string, unknown> {
+export function strategyBarGrid(bars: GridBar[], o: { strategies: readonly StrategyRecord[]; rows: string[]; columns: string[]; yTitle: string; width?: number }): Record<string, unknown> {
   return {
     data: { values: bars },
     facet: {
@@ -61,7 +63,7 @@ export function strategyBarGrid(bars: GridBar[], o: { strategies: string[]; rows
         {
           mark: { type: "bar", cornerRadiusEnd: 1 },
           encoding: {
-            x: { field: "strategy", type: "nominal", sort: o.strategies, axis: { labels: false, ticks: false, title: null, domain: true } },
+            x: { field: "strategy", type: "nominal", sort: o.strategies.map((r) => r.key), axis: { labels: false, ticks: false, title: null, domain: true } },
             y: { field: "value", type: "quantitative", scale: { domain: [0, 1.08], nice: false }, axis: { title: o.yTitle, values: [0, 0.25, 0.5, 0.75, 1], format: ".2f" } },
             color: strategyColour(o.strategies),
           },
@@ -69,7 +71,7 @@ export function strategyBarGrid(bars: GridBar[], o: { strategies: string[]; rows
         {
           mark: { type: "text", baseline: "bottom", dy: -2, fontSize: 9 },
           encoding: {
-            x: { field: "strategy", type: "nominal", sort: o.strategies },
+            x: { field: "strategy", type: "nominal", sort: o.strategies.map((r) => r.key) },
             y: { field: "value", type: "quantitative" },
             text: { field: "label" },
           },
@@ -101,12 +103,12 @@ export interface CiBar {
 }
 
 /** Grouped bars (group on x, one bar per strategy) with 95 % CI whiskers; one panel per embedder. */
-export function groupedBarsWithCi(bars: CiBar[], o: { strategies: string[]; panels: string[]; groups: string[]; yTitle: string; width: number }): Record<string, unknown> {
+export function groupedBarsWithCi(bars: CiBar[], o: { strategies: readonly StrategyRecord[]; panels: string[]; groups: string[]; yTitle: string; width: number }): Record<string, unknown> {
   const withCi = bars.filter((b) => b.lo !== null && b.hi !== null);
   const yTop = scoreAxisTop(Math.max(...bars.map((b) => Math.max(b.value, b.hi ?? 0))));
   // Multi-word groups ("reflective explicit") break into lines instead of being cut off.
   const x = { field: "group", type: "nominal", sort: o.groups, title: null, axis: { labelAngle: 0, labelLimit: 150, labelExpr: "split(datum.label, ' ')" } };
-  const xOffset = { field: "strategy", type: "nominal", sort: o.strategies, scale: { paddingInner: 0.08 } };
+  const xOffset = { field: "strategy", type: "nominal", sort: o.strategies.map((r) => r.key), scale: { paddingInner: 0.08 } };
   return {
     data: { values: bars },
     facet: { column: { field: "panel", type: "nominal", sort: o.panels, title: null } },
@@ -149,8 +151,8 @@ export interface PairedDiff {
 }
 
 /** Dot-and-whisker plot of paired differences to similarity-only, zero marked; rows = metric, columns = embedder. */
-export function pairedDiffPlot(rows: PairedDiff[], o: { strategies: string[]; panels: string[]; metrics: string[]; xTitle: string }): Record<string, unknown> {
-  const y = { field: "strategy", type: "nominal", sort: o.strategies, title: null };
+export function pairedDiffPlot(rows: PairedDiff[], o: { strategies: readonly StrategyRecord[]; panels: string[]; metrics: string[]; xTitle: string }): Record<string, unknown> {
+  const y = { field: "strategy", type: "nominal", sort: o.strategies.map((r) => r.key), title: null };
   return {
     data: { values: rows },
     facet: {

@@ -1,6 +1,6 @@
 /** Exp. 1 figure: the forgetting curve and the consolidation curves, six-day window shaded (docs/spec.md §7 Exp. 1). */
 import { fixed } from "../format.js";
-import { getArray, getNumber, getNumberArray, getString, type ResultDoc } from "../results.js";
+import { getArray, getNumber, getNumberArray, getString, type ResultDoc } from "@persode/results";
 import { SERIES_COLOURS } from "../style.js";
 import { topLevel, type FigureSpec } from "./common.js";
 

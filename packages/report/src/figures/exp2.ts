@@ -1,8 +1,7 @@
 /** Exp. 2 figure: the Eq. 1 weight-ablation dot plot (docs/spec.md §7 Exp. 2). */
 import { fixed } from "../format.js";
-import { getArray, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
+import { getArray, getKeys, getNumber, getString, hasPath, type ResultDoc } from "@persode/results";
 import { SERIES_COLOURS } from "../style.js";
-import { emotionHeavyLabel } from "../sections/exp2.js";
 import { topLevel, type FigureSpec } from "./common.js";
 
 const WEIGHTING_COLOURS = [SERIES_COLOURS.indigo, SERIES_COLOURS.wine, SERIES_COLOURS.olive, SERIES_COLOURS.sand, SERIES_COLOURS.ink];
@@ -34,7 +33,7 @@ export function exp2Figures(doc: ResultDoc): FigureSpec[] {
   let subtitle: string | undefined;
   if (hasPath(doc, ["focus"])) {
     const event = getString(doc, ["focus", "event"]);
-    const emo = emotionHeavyLabel(doc);
+    const emo = getString(doc, ["findings", "emotion_heavy_weighting"]);
     const ratio = getNumber(doc, ["focus", "ratio_emotion_heavy_vs_balanced"]);
     const sMax = Math.max(...rows.filter((r) => r.event === event).map((r) => r.S));
     layers.push({

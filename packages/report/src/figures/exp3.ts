@@ -1,8 +1,8 @@
 /** Exp. 3 figures: strategy bars for both probe conditions, recall by category with intrusion, and the α sweep (docs/spec.md §7 Exp. 3). */
 import { fixed, shortest } from "../format.js";
-import { getArray, getNumber, type ResultDoc } from "../results.js";
+import { getArray, getNumber, strategyRecordOf, type ResultDoc } from "@persode/results";
 import { SERIES_COLOURS } from "../style.js";
-import { exp3Strategies, longTermBump } from "../sections/exp3.js";
+import { exp3Strategies } from "../sections/exp3.js";
 import { strategyBarGrid, topLevel, type FigureSpec, type GridBar } from "./common.js";
 
 const CONDITIONS = [
@@ -13,6 +13,7 @@ const CONDITIONS = [
 /** Build the Exp. 3 figure specs. */
 export function exp3Figures(doc: ResultDoc): FigureSpec[] {
   const strategies = exp3Strategies(doc);
+  const records = strategies.map((k) => strategyRecordOf(doc, k));
   const queries = getNumber(doc, ["protocol", "query_count"]);
   const topK = getNumber(doc, ["protocol", "top_k"]);
   const rowLabel = (c: { label: string }) => c.label;
@@ -64,9 +65,8 @@ export function exp3Figures(doc: ResultDoc): FigureSpec[] {
     const alpha = getNumber(doc, ["alpha_curve", i, "alpha"]);
     for (const m of sweepMetrics) sweep.push({ alpha, metric: m.label, value: getNumber(doc, ["alpha_curve", i, m.key]) });
   }
-  const bump = longTermBump(doc);
-  const bumpFrom = getNumber(doc, ["alpha_curve", bump.from, "alpha"]);
-  const bumpTo = getNumber(doc, ["alpha_curve", bump.to, "alpha"]);
+  const bumpFrom = getNumber(doc, ["findings", "long_term_plateau", "from_alpha"]);
+  const bumpTo = getNumber(doc, ["findings", "long_term_plateau", "to_alpha"]);
   const alpha = getNumber(doc, ["protocol", "alpha"]);
   const labels = sweepMetrics.map((m) => m.label);
   const sweepSpec = {
@@ -98,7 +98,7 @@ export function exp3Figures(doc: ResultDoc): FigureSpec[] {
       id: "exp3_strategies",
       experiment: "exp3",
       caption: "Exp. 3 — target recall@3, target MRR and topical precision@3 per strategy, vague and plain probes.",
-      spec: topLevel("Exp. 3 — Memory Selection Block vs baselines", protocolNote, strategyBarGrid(bars, { strategies, rows: CONDITIONS.map(rowLabel), columns: metrics.map((m) => m.label), yTitle: "score" })),
+      spec: topLevel("Exp. 3 — Memory Selection Block vs baselines", protocolNote, strategyBarGrid(bars, { strategies: records, rows: CONDITIONS.map(rowLabel), columns: metrics.map((m) => m.label), yTitle: "score" })),
     },
     {
       id: "exp3_categories",
@@ -107,7 +107,7 @@ export function exp3Figures(doc: ResultDoc): FigureSpec[] {
       spec: topLevel(
         "Exp. 3 — where fusion gains and where it costs",
         "recall@3 by target category · emotional memories intruding on neutral probes",
-        strategyBarGrid(catBars, { strategies, rows: CONDITIONS.map(rowLabel), columns: [...categories.map((c) => `recall@3|${c.label}`), intrusionLabel], yTitle: "share", width: 160 }),
+        strategyBarGrid(catBars, { strategies: records, rows: CONDITIONS.map(rowLabel), columns: [...categories.map((c) => `recall@3|${c.label}`), intrusionLabel], yTitle: "share", width: 160 }),
       ),
     },
     {

@@ -1,6 +1,6 @@
 /** Exp. 4 figure: the personalization check — which profile descriptors reach each image prompt (docs/spec.md §7 Exp. 4). */
 import { fixed } from "../format.js";
-import { getArray, getBoolean, getNumber, getString, type ResultDoc } from "../results.js";
+import { getArray, getBoolean, getNumber, getString, type ResultDoc } from "@persode/results";
 import { SERIES_COLOURS } from "../style.js";
 import { topLevel, type FigureSpec } from "./common.js";
 

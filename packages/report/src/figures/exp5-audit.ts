@@ -1,7 +1,7 @@
 /** Exp. 5 on audited evidence: recall per strategy on the original and the audited gold, and their paired difference, one panel per embedder. */
 import { fixed } from "../format.js";
-import { getKeys, getNumber, type ResultDoc } from "../results.js";
-import { embedderName, orderStrategies } from "../style.js";
+import { getKeys, getNumber, orderedStrategies, strategyRecordOf, type ResultDoc } from "@persode/results";
+import { embedderName } from "../style.js";
 import { embeddersOf } from "../sections/common.js";
 import { EXP5_AUDIT_METRICS } from "../sections/exp5-audit.js";
 import { pairedDiffPlot, strategyColour, topLevel, type FigureSpec, type PairedDiff } from "./common.js";
@@ -11,7 +11,7 @@ const GOLD_LABELS = { original: "original gold", audited: "audited gold" } as co
 /** Build the audited-gold figures: original vs audited recall@5 with CIs, and the paired differences. */
 export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
   const embedders = embeddersOf(doc);
-  const strategies = orderStrategies(embedders.flatMap((e) => getKeys(doc, ["runs", e, "strategies"])));
+  const strategies = orderedStrategies(doc, [...new Set(embedders.flatMap((e) => getKeys(doc, ["runs", e, "strategies"])))]).map((k) => strategyRecordOf(doc, k));
   const panels: string[] = [];
   const points: Array<{ panel: string; strategy: string; gold: string; value: number; lo: number; hi: number }> = [];
   const paired: PairedDiff[] = [];
@@ -19,7 +19,7 @@ export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
     const run = ["runs", emb];
     const panel = `${embedderName(emb)} (${fixed(getNumber(doc, [...run, "questions", "paired"]), 0)} paired questions)`;
     panels.push(panel);
-    for (const s of orderStrategies(getKeys(doc, [...run, "strategies"]))) {
+    for (const s of orderedStrategies(doc, getKeys(doc, [...run, "strategies"]))) {
       const base = [...run, "strategies", s];
       for (const gold of ["original", "audited"] as const) {
         const m = "evidence_recall@5";
@@ -32,7 +32,7 @@ export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
     }
   }
   const golds = Object.values(GOLD_LABELS);
-  const y = { field: "strategy", type: "nominal", sort: strategies, title: null };
+  const y = { field: "strategy", type: "nominal", sort: strategies.map((r) => r.key), title: null };
   const yOffset = { field: "gold", type: "nominal", sort: golds, scale: { paddingInner: 0.35 } };
   const x = { field: "value", type: "quantitative", title: "evidence recall@5", axis: { format: ".2f" } };
   return [

@@ -1,16 +1,16 @@
 /** Exp. 5 figures: LoCoMo strategy comparison with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp. 5). */
 import { fixed } from "../format.js";
-import { getKeys, getNumber, type ResultDoc } from "../results.js";
-import { embedderName, orderStrategies } from "../style.js";
+import { getKeys, getNumber, orderedStrategies, strategyRecordOf, type ResultDoc, type StrategyRecord } from "@persode/results";
+import { embedderName } from "../style.js";
 import { embeddersOf } from "../sections/common.js";
 import { EXP5_METRICS } from "../sections/exp5.js";
 import { barAndPairedDiff, groupedBarsWithCi, pairedDiffPlot, topLevel, type CiBar, type FigureSpec, type PairedDiff } from "./common.js";
 
-/** Strategies across every run of a per-embedder results file, registry order first. */
-export function allStrategies(doc: ResultDoc): string[] {
+/** The records of the strategies across every run of a per-embedder results file, in presentation order. */
+export function allStrategies(doc: ResultDoc): StrategyRecord[] {
   const keys: string[] = [];
   for (const emb of embeddersOf(doc)) for (const k of getKeys(doc, ["runs", emb, "strategies"])) if (!keys.includes(k)) keys.push(k);
-  return orderStrategies(keys);
+  return orderedStrategies(doc, keys).map((k) => strategyRecordOf(doc, k));
 }
 
 /** Build the Exp. 5 figure specs (the paired figure only when the results carry paired differences). */
@@ -22,7 +22,7 @@ export function exp5Figures(doc: ResultDoc): FigureSpec[] {
   const paired: PairedDiff[] = [];
   for (const emb of embedders) {
     const run = ["runs", emb, "strategies"];
-    const keys = orderStrategies(getKeys(doc, run));
+    const keys = orderedStrategies(doc, getKeys(doc, run));
     const n = getNumber(doc, [...run, keys[0]!, "query_count"]);
     const panel = `${embedderName(emb)} embedder (${fixed(n, 0)} questions)`;
     panels.push(panel);
@@ -48,7 +48,7 @@ export function exp5Figures(doc: ResultDoc): FigureSpec[] {
     },
   ];
   if (paired.length) {
-    const pairedStrategies = strategies.filter((s) => paired.some((p) => p.strategy === s));
+    const pairedStrategies = strategies.filter((s) => paired.some((p) => p.strategy === s.key));
     figures.push({
       id: "exp5_paired",
       experiment: "exp5",

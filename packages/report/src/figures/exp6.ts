@@ -1,7 +1,7 @@
 /** Exp. 6 figures: EpiRec recall@3 by probe type with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp. 6). */
 import { fixed } from "../format.js";
-import { getKeys, getNumber, type ResultDoc } from "../results.js";
-import { embedderName, orderStrategies } from "../style.js";
+import { getKeys, getNumber, orderedStrategies, type ResultDoc } from "@persode/results";
+import { embedderName } from "../style.js";
 import { embeddersOf } from "../sections/common.js";
 import { PROBE_TYPES } from "../sections/exp6.js";
 import { barAndPairedDiff, groupedBarsWithCi, pairedDiffPlot, topLevel, type CiBar, type FigureSpec, type PairedDiff } from "./common.js";
@@ -20,7 +20,7 @@ export function exp6Figures(doc: ResultDoc): FigureSpec[] {
     const run = ["runs", emb, "strategies"];
     const panel = `${embedderName(emb)} embedder`;
     panels.push(panel);
-    for (const s of orderStrategies(getKeys(doc, run))) {
+    for (const s of orderedStrategies(doc, getKeys(doc, run))) {
       for (const g of groups) {
         const key = `${g.key}.r3`;
         const r = barAndPairedDiff(doc, { panel, group: g.label, strategy: s, metric: `recall@3 — ${g.label}` }, { value: [...run, s, g.key, "r3"], ci: [...run, s, "ci95", key], paired: [...run, s, "paired_vs_similarity", key] });
@@ -43,7 +43,7 @@ export function exp6Figures(doc: ResultDoc): FigureSpec[] {
     },
   ];
   if (paired.length) {
-    const pairedStrategies = strategies.filter((s) => paired.some((p) => p.strategy === s));
+    const pairedStrategies = strategies.filter((s) => paired.some((p) => p.strategy === s.key));
     figures.push({
       id: "exp6_paired",
       experiment: "exp6",

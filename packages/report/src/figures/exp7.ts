@@ -1,5 +1,5 @@
 /** Exp. 7 figure: estimator quality (ρ with EpiRec's intensity band) against retrieval gain on reflective probes, one panel per embedder. */
-import { getNumber, hasPath, type ResultDoc } from "../results.js";
+import { getNumber, hasPath, type ResultDoc } from "@persode/results";
 import { embedderName, OKABE_ITO, BASELINE_GREY } from "../style.js";
 import { embeddersOf } from "../sections/common.js";
 import { EXP7_MODES, estimatorLabel, estimatorsOf } from "../sections/exp7.js";

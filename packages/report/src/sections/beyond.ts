@@ -7,9 +7,9 @@
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import { fixed } from "../format.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
-import type { PathSegment } from "../json-path.js";
-import { getBoolean, getKeys, getNumber, hasPath, type Experiment, type ResultDoc } from "../results.js";
-import { embedderName, isExactEmbedder, strategySlug } from "../style.js";
+import type { PathSegment } from "@persode/results";
+import { getBoolean, getKeys, getNumber, hasPath, strategySlugOf, type Experiment, type ResultDoc } from "@persode/results";
+import { embedderName, isExactEmbedder } from "../style.js";
 import { SIMILARITY, embeddersOf, toleranceOf, valueWithCi } from "./common.js";
 
 /** Per experiment: the metric the section states and the dataset it is measured on. */
@@ -79,7 +79,7 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
       const run = ["runs", emb, "strategies"];
       const strategies = getKeys(doc, run);
       if (!strategies.includes(SIMILARITY)) throw new Error(`${doc.file}: runs.${emb}.strategies has no "${SIMILARITY}" baseline — rerun \`pnpm bench ${doc.experiment}\``);
-      const id = (s: string, m: string) => `beyond.${doc.experiment}.${emb}.${strategySlug(s)}.${m}`;
+      const id = (s: string, m: string) => `beyond.${doc.experiment}.${emb}.${strategySlugOf(doc, s)}.${m}`;
       const values = new Map<string, Ref>();
       const rows: Cell[][] = strategies.map((s) => {
         const base = [...run, s];
@@ -136,7 +136,10 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
     });
   });
   if (headline.length > 1) blocks.push({ kind: "paragraph", parts: [...headline, "."] });
-  if (gate.length > 1) blocks.push({ kind: "paragraph", parts: [...gate, ". The gate changes a ranking only for queries whose own analyzer E reaches 0.6."] });
+  if (gate.length > 1) {
+    const threshold = rec.num(first, ["protocol", "gate", "threshold"], "beyond.protocol.gate.threshold", 1);
+    blocks.push({ kind: "paragraph", parts: [...gate, ". The gate changes a ranking only for queries whose own analyzer E reaches ", threshold, "."] });
+  }
   const notes: Section["notes"] = docs.map((d) => ({ label: `Extended results file (${d.experiment})`, text: d.file }));
   return { experiment: "beyond", title: "Beyond the paper — strong baselines and published memory models", blocks, notes };
 }

@@ -5,9 +5,8 @@
  */
 import type { Cell, Inline, Section } from "../content.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
-import { type PathSegment } from "../json-path.js";
-import { getKeys, getString, hasPath, type ResultDoc } from "../results.js";
-import { embedderName, isExactEmbedder, orderEmbedders, strategySlug } from "../style.js";
+import { getKeys, getString, hasPath, strategySlugOf, type PathSegment, type ResultDoc } from "@persode/results";
+import { embedderName, isExactEmbedder, orderEmbedders } from "../style.js";
 
 /** The always-on fusion strategy whose costs the report states. */
 export const FUSED = "fused (Persode)";
@@ -54,6 +53,7 @@ function recordedWithCi(rec: ManifestRecorder, id: string): Cell {
  */
 export function paperTable(
   rec: ManifestRecorder,
+  doc: ResultDoc,
   embedders: readonly string[],
   strategies: readonly string[],
   o: { experiment: string; caption: string; headline: { key: string; label: string }; mrrKey: string },
@@ -67,7 +67,7 @@ export function paperTable(
     caption: o.caption,
     header: ["strategy", ...cols.map((c) => c.label)],
     numeric: [false, ...cols.map(() => true)],
-    rows: strategies.map((s) => [[s], ...cols.map((c) => recordedWithCi(rec, `${o.experiment}.${c.emb}.${strategySlug(s)}.${c.key}`))]),
+    rows: strategies.map((s) => [[s], ...cols.map((c) => recordedWithCi(rec, `${o.experiment}.${c.emb}.${strategySlugOf(doc, s)}.${c.key}`))]),
   };
 }
 

@@ -1,7 +1,7 @@
 /** Exp. 1 section: forgetting curve and consolidation headline numbers (docs/spec.md §7 Exp. 1). */
 import type { Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
-import type { ResultDoc } from "../results.js";
+import type { ResultDoc } from "@persode/results";
 
 /** Build the Exp. 1 section, recording every stated number. */
 export function exp1Section(doc: ResultDoc, rec: ManifestRecorder): Section {

@@ -1,17 +1,7 @@
 /** Exp. 2 section: how Eq. 1's weights move the focus memory (docs/spec.md §7 Exp. 2). */
 import type { Cell, Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
-import { getArray, getKeys, getNumber, getString, type ResultDoc } from "../results.js";
-
-/** The weighting label that weights emotion most heavily (the Exp. 2 comparison). */
-export function emotionHeavyLabel(doc: ResultDoc): string {
-  const weightings = getArray(doc, ["weightings"]);
-  let best = 0;
-  weightings.forEach((_, i) => {
-    if (getNumber(doc, ["weightings", i, "w_emotion"]) > getNumber(doc, ["weightings", best, "w_emotion"])) best = i;
-  });
-  return getString(doc, ["weightings", best, "label"]);
-}
+import { getKeys, getString, type ResultDoc } from "@persode/results";
 
 /** Build the Exp. 2 section, recording every stated number. */
 export function exp2Section(doc: ResultDoc, rec: ManifestRecorder): Section {
@@ -22,7 +12,7 @@ export function exp2Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     [rec.num(doc, ["focus", "rank_by_weighting", label], `exp2.focus.rank.w${i}`, 0)],
     [rec.num(doc, ["focus", "S_by_weighting", label], `exp2.focus.S.w${i}`, 4)],
   ]);
-  const emo = emotionHeavyLabel(doc);
+  const emo = getString(doc, ["findings", "emotion_heavy_weighting"]);
   const ratio = rec.num(doc, ["focus", "ratio_emotion_heavy_vs_balanced"], "exp2.focus.ratio_emotion_heavy_vs_balanced", 1);
   return {
     experiment: "exp2",

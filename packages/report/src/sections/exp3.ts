@@ -1,34 +1,14 @@
 /** Exp. 3 section: salience-aware retrieval on the scenario, gains and costs (docs/spec.md §7 Exp. 3). */
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
-import { getArray, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
-import { embedderName, orderStrategies, strategySlug } from "../style.js";
+import { getKeys, getString, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
+import { embedderName } from "../style.js";
 import { FUSED, GATED, SEMANTIC_TOLERANCE, SIMILARITY, requireStrategies } from "./common.js";
 
 
 /** Strategies of Exp. 3 in registry order (from the vague condition). */
 export function exp3Strategies(doc: ResultDoc): string[] {
-  return orderStrategies(getKeys(doc, ["conditions", "vague"]));
-}
-
-/**
- * The α range over which the long-term emotional recall stays at its maximum: the contiguous run of
- * sweep points at the maximum that contains the pre-registered α (else the first such run).
- */
-export function longTermBump(doc: ResultDoc): { from: number; to: number } {
-  const n = getArray(doc, ["alpha_curve"]).length;
-  if (n === 0) throw new Error(`${doc.file}: alpha_curve is empty — rerun \`pnpm bench exp3\``);
-  const lt = Array.from({ length: n }, (_, i) => getNumber(doc, ["alpha_curve", i, "long_term_recall"]));
-  const alphas = Array.from({ length: n }, (_, i) => getNumber(doc, ["alpha_curve", i, "alpha"]));
-  const max = Math.max(...lt);
-  const preregistered = getNumber(doc, ["protocol", "alpha"]);
-  let start = alphas.findIndex((a, i) => lt[i] === max && Math.abs(a - preregistered) < 1e-9);
-  if (start < 0) start = lt.indexOf(max);
-  let from = start;
-  let to = start;
-  while (from > 0 && lt[from - 1] === max) from--;
-  while (to < n - 1 && lt[to + 1] === max) to++;
-  return { from, to };
+  return orderedStrategies(doc, getKeys(doc, ["conditions", "vague"]));
 }
 
 /** Build the Exp. 3 section, recording every stated number. */
@@ -36,7 +16,7 @@ export function exp3Section(doc: ResultDoc, rec: ManifestRecorder, models: reado
   const strategies = exp3Strategies(doc);
   requireStrategies(doc, strategies, "conditions.vague", "exp3");
   const cond = (c: string, s: string) => ["conditions", c, s];
-  const id = (c: string, s: string, m: string) => `exp3.${c}.${strategySlug(s)}.${m}`;
+  const id = (c: string, s: string, m: string) => `exp3.${c}.${strategySlugOf(doc, s)}.${m}`;
   const v = new Map<string, ReturnType<ManifestRecorder["num"]>>();
   for (const s of strategies) {
     v.set(id("vague", s, "recall@3"), rec.num(doc, [...cond("vague", s), "target_recall"], id("vague", s, "recall@3"), 2));
@@ -66,10 +46,10 @@ export function exp3Section(doc: ResultDoc, rec: ManifestRecorder, models: reado
   const nLong = rec.num(doc, [...fusedVague, "query_count_by_category", "emotional_long"], "exp3.count.emotional_long", 0);
   const nRecent = rec.num(doc, [...fusedVague, "query_count_by_category", "emotional_recent"], "exp3.count.emotional_recent", 0);
   const nNeutral = rec.num(doc, [...fusedVague, "query_count_by_category", "neutral_recent"], "exp3.count.neutral_recent", 0);
-  const bump = longTermBump(doc);
-  const bumpFrom = rec.num(doc, ["alpha_curve", bump.from, "alpha"], "exp3.alpha_sweep.bump_from", 2);
-  const bumpTo = rec.num(doc, ["alpha_curve", bump.to, "alpha"], "exp3.alpha_sweep.bump_to", 2);
-  const bumpValue = rec.num(doc, ["alpha_curve", bump.from, "long_term_recall"], "exp3.alpha_sweep.bump_long_term_recall", 2);
+  const plateau = ["findings", "long_term_plateau"];
+  const bumpFrom = rec.num(doc, [...plateau, "from_alpha"], "exp3.alpha_sweep.bump_from", 2);
+  const bumpTo = rec.num(doc, [...plateau, "to_alpha"], "exp3.alpha_sweep.bump_to", 2);
+  const bumpValue = rec.num(doc, [...plateau, "long_term_recall"], "exp3.alpha_sweep.bump_long_term_recall", 2);
   const prioritized = rec.text(doc, ["salience_prioritization", "fused_ranks_significant_first"], "exp3.salience_prioritization.fused_ranks_significant_first");
 
   const gainParts: Inline[] = [
@@ -82,7 +62,7 @@ export function exp3Section(doc: ResultDoc, rec: ManifestRecorder, models: reado
     gainParts.push(" The gated strategy keeps similarity-only's plain-probe recall (", get(id("plain", GATED, "recall@3")), ").");
   }
   const semantic: Section["blocks"] = models.map(({ key, doc: m }) => {
-    const mid = (c: string, s: string) => `exp3.${key}.${c}.${strategySlug(s)}.recall@3`;
+    const mid = (c: string, s: string) => `exp3.${key}.${c}.${strategySlugOf(m, s)}.recall@3`;
     const r = (c: string, s: string) => rec.num(m, [...cond(c, s), "target_recall"], mid(c, s), 2, SEMANTIC_TOLERANCE);
     const parts: Inline[] = [
       strong(`Semantic embedder (${embedderName(key)}).`),

@@ -1,7 +1,7 @@
 /** Exp. 4 section: the dual-template personalization check and the generated journals (docs/spec.md §7 Exp. 4). */
 import type { Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
-import { getArray, getString, type ResultDoc } from "../results.js";
+import { getArray, getString, type ResultDoc } from "@persode/results";
 
 /** Build the Exp. 4 section, recording every stated number and check. */
 export function exp4Section(doc: ResultDoc, rec: ManifestRecorder): Section {

@@ -1,8 +1,8 @@
 /** Exp. 5 on audited evidence: LoCoMo evidence recall on the original and the audited gold, and their paired difference (docs/spec.md §7 Exp. 5). */
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
-import { getArray, getBoolean, getKeys, getString, type ResultDoc } from "../results.js";
-import { embedderName, orderStrategies, strategySlug } from "../style.js";
+import { getArray, getBoolean, getKeys, getString, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
+import { embedderName } from "../style.js";
 import { bootstrapSentence, embeddersOf, toleranceOf } from "./common.js";
 
 /** The metrics the audited-gold table states, original and audited side by side. */
@@ -45,8 +45,8 @@ export function exp5AuditSection(doc: ResultDoc, rec: ManifestRecorder): Section
 
   embedders.forEach((emb) => {
     const tol = toleranceOf(emb);
-    const strategies = orderStrategies(getKeys(doc, ["runs", emb, "strategies"]));
-    const id = (s: string, m: string) => `exp5-audit.${emb}.${strategySlug(s)}.${m}`;
+    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", emb, "strategies"]));
+    const id = (s: string, m: string) => `exp5-audit.${emb}.${strategySlugOf(doc, s)}.${m}`;
     const rows: Cell[][] = strategies.map((s) => {
       const base = ["runs", emb, "strategies", s];
       const cells: Cell[] = [[s]];

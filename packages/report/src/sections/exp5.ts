@@ -1,8 +1,8 @@
 /** Exp. 5 section: LoCoMo evidence retrieval with bootstrap CIs, the ungated cost and the gate's provenance (docs/spec.md §7 Exp. 5). */
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
-import { getKeys, getString, hasPath, type ResultDoc } from "../results.js";
-import { embedderName, orderStrategies, strategySlug } from "../style.js";
+import { getKeys, getString, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
+import { embedderName } from "../style.js";
 import { FUSED, GATED, SIMILARITY, bootstrapSentence, embedderCaption, datasetNotes, paperTable, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
 
 /** The metrics the README states for Exp. 5, with their column names. */
@@ -29,7 +29,7 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   ];
   const first = embedders[0]!;
   const run0 = ["runs", first];
-  const anyStrategy = orderStrategies(getKeys(doc, [...run0, "strategies"]))[0]!;
+  const anyStrategy = orderedStrategies(doc, getKeys(doc, [...run0, "strategies"]))[0]!;
   const questions = rec.num(doc, [...run0, "strategies", anyStrategy, "query_count"], "exp5.query_count", 0);
   const conversations = rec.num(doc, [...run0, "strategies", anyStrategy, "recall@5_by_conversation", "n_conversations"], "exp5.n_conversations", 0);
   const intro: Inline[] = [questions, " questions over ", conversations, " conversations, one memory per turn; excluded a priori: "];
@@ -46,9 +46,9 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const paperAt = blocks.length;
   embedders.forEach((emb, ei) => {
     const tol = toleranceOf(emb);
-    const strategies = orderStrategies(getKeys(doc, ["runs", emb, "strategies"]));
+    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", emb, "strategies"]));
     requireStrategies(doc, strategies, `runs.${emb}.strategies`, "exp5");
-    const id = (s: string, m: string) => `exp5.${emb}.${strategySlug(s)}.${m}`;
+    const id = (s: string, m: string) => `exp5.${emb}.${strategySlugOf(doc, s)}.${m}`;
     const rows: Cell[][] = strategies.map((s) => {
       const base = ["runs", emb, "strategies", s];
       return [[s], ...EXP5_METRICS.map((m) => valueWithCi(rec, doc, [...base, m.key], [...base, "ci95", m.key], id(s, m.key), 4, tol).cell)];
@@ -76,8 +76,8 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     if (ei === 0) rule = rec.text(doc, ["runs", emb, "gate", "rule"], "exp5.gate.rule");
   });
   if (embedders.length > 1) {
-    const strategies = orderStrategies(getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) => embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])));
-    blocks.splice(paperAt, 0, paperTable(rec, embedders, strategies, { experiment: "exp5", caption: "Exp. 5 — LoCoMo as the paper lays it out", headline: { key: "evidence_recall@5", label: "recall@5" }, mrrKey: "mrr" }));
+    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) => embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])));
+    blocks.splice(paperAt, 0, paperTable(rec, doc, embedders, strategies, { experiment: "exp5", caption: "Exp. 5 — LoCoMo as the paper lays it out", headline: { key: "evidence_recall@5", label: "recall@5" }, mrrKey: "mrr" }));
   }
   gapParts.push(".");
   gateParts.push(".");

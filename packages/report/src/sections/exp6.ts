@@ -1,8 +1,8 @@
 /** Exp. 6 section: EpiRec retrieval by probe type with bootstrap CIs and the every-stratum cost (docs/spec.md §7 Exp. 6). */
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
-import { getKeys, hasPath, type ResultDoc } from "../results.js";
-import { embedderName, orderStrategies, strategySlug } from "../style.js";
+import { getKeys, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
+import { embedderName } from "../style.js";
 import { FUSED, GATED, SIMILARITY, bootstrapSentence, embedderCaption, datasetNotes, paperTable, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
 
 /** EpiRec probe types in presentation order, with their display names. */
@@ -30,9 +30,9 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const paperAt = blocks.length;
   embedders.forEach((emb, ei) => {
     const tol = toleranceOf(emb);
-    const strategies = orderStrategies(getKeys(doc, ["runs", emb, "strategies"]));
+    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", emb, "strategies"]));
     requireStrategies(doc, strategies, `runs.${emb}.strategies`, "exp6");
-    const id = (s: string, m: string) => `exp6.${emb}.${strategySlug(s)}.${m}`;
+    const id = (s: string, m: string) => `exp6.${emb}.${strategySlugOf(doc, s)}.${m}`;
     const rows: Cell[][] = strategies.map((s) => {
       const base = ["runs", emb, "strategies", s];
       const overall = ["r3", "r1", "mrr"].map((m) => valueWithCi(rec, doc, [...base, "overall", m], [...base, "ci95", `overall.${m}`], id(s, `overall.${m}`), 3, tol).cell);
@@ -65,8 +65,8 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     if (strategies.includes(GATED)) gateParts.push(", reaching overall recall@3 ", { ref: id(GATED, "overall.r3") }, " against similarity-only's ", { ref: id(SIMILARITY, "overall.r3") });
   });
   if (embedders.length > 1) {
-    const strategies = orderStrategies(getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) => embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])));
-    blocks.splice(paperAt, 0, paperTable(rec, embedders, strategies, { experiment: "exp6", caption: "Exp. 6 — EpiRec as the paper lays it out", headline: { key: "overall.r3", label: "recall@3" }, mrrKey: "overall.mrr" }));
+    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) => embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])));
+    blocks.splice(paperAt, 0, paperTable(rec, doc, embedders, strategies, { experiment: "exp6", caption: "Exp. 6 — EpiRec as the paper lays it out", headline: { key: "overall.r3", label: "recall@3" }, mrrKey: "overall.mrr" }));
   }
   costParts.push(".");
   gateParts.push(".");

@@ -5,8 +5,8 @@
  */
 import { strong, type Cell, type Comparison, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
-import type { PathSegment } from "../json-path.js";
-import { getArray, getBoolean, getKeys, getNumber, getString, hasPath, type ResultDoc } from "../results.js";
+import type { PathSegment } from "@persode/results";
+import { getArray, getBoolean, getKeys, getNumber, getString, getStringArray, hasPath, type ResultDoc } from "@persode/results";
 import { embedderName } from "../style.js";
 import { significanceMark } from "./beyond.js";
 import { bootstrapSentence, embeddersOf, toleranceOf } from "./common.js";
@@ -81,7 +81,11 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     testN,
     " sentences), and the AUC of query E separating reflective from factual probes (",
     probes,
-    " probes). Retrieval: EpiRec with the Exp. 6 protocol, memory and query E from the estimator, always-on fusion (α = 0.5) and the gate (fusion iff query E ≥ 0.6).",
+    " probes). Retrieval: EpiRec with the Exp. 6 protocol, memory and query E from the estimator, always-on fusion (α = ",
+    rec.num(doc, ["protocol", "alpha"], "exp7.protocol.alpha", 1),
+    ") and the gate (fusion iff query E ≥ ",
+    rec.num(doc, ["protocol", "gate", "threshold"], "exp7.protocol.gate.threshold", 1),
+    ").",
     ...bootstrapSentence(doc, rec, "exp7"),
   ];
   blocks.push({ kind: "paragraph", parts: intro });
@@ -254,23 +258,25 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       answer.push(" On LoCoMo (Exp. 5 protocol, no oracle: it has no emotion labels) ");
       answer.push(...holmClaim(doc, rec, [...ans, "locomo_holm"], `exp7.${emb}.answer.locomo_holm`, "any category", (c) => c, 4, tol));
       answer.push(".");
-      // Which estimators' fusion trails similarity-only on temporal questions differs by embedder, so the
-      // clause names the ones that lose (each guarded "<") and, apart, the ones that do not (guarded ">").
-      const simT = getNumber(doc, [...lret("similarity-only"), "temporal", "recall5"]);
-      const temporal = (name: string) => getNumber(doc, [...lret(`${name}/fused`), "temporal", "recall5"]);
-      const losing = real.filter((name) => temporal(name) < simT);
-      const gaining = real.filter((name) => temporal(name) > simT);
+      // Which estimators' fusion trails similarity-only on temporal questions differs by embedder: the runner
+      // lists them (answer.locomo_temporal_fusion); the clause names the ones below (each guarded "<") and,
+      // apart, the ones above (guarded ">"), so a list that no longer matches the values fails the guard.
+      const temporal = [...ans, "locomo_temporal_fusion"];
+      const stated = hasPath(doc, [...temporal, "category"]); // null when the run has no such category
+      const category = stated ? getString(doc, [...temporal, "category"]) : "";
+      const losing = stated ? getStringArray(doc, [...temporal, "below"]) : [];
+      const gaining = stated ? getStringArray(doc, [...temporal, "above"]) : [];
       const list = (names: readonly string[], op: "<" | ">") =>
         names.forEach((name, ri) => {
           const col = `${name}/fused`;
-          const id = lid(col, "temporal", "recall5");
-          cost.push(ri === 0 ? "" : ", ", `${name} `, rec.num(doc, [...lret(col), "temporal", "recall5"], id, 4, tol));
-          costChecks.push({ left: id, op, right: lid("similarity-only", "temporal", "recall5") });
+          const id = lid(col, category, "recall5");
+          cost.push(ri === 0 ? "" : ", ", `${name} `, rec.num(doc, [...lret(col), category, "recall5"], id, 4, tol));
+          costChecks.push({ left: id, op, right: lid("similarity-only", category, "recall5") });
         });
       if (losing.length > 0) {
-        cost.push(losing.length === real.length ? "; on LoCoMo temporal questions (evidence recall@5) always-on fusion loses with every real estimator: " : "; on LoCoMo temporal questions (evidence recall@5) always-on fusion loses with ");
+        cost.push(losing.length === real.length ? `; on LoCoMo ${category} questions (evidence recall@5) always-on fusion loses with every real estimator: ` : `; on LoCoMo ${category} questions (evidence recall@5) always-on fusion loses with `);
         list(losing, "<");
-        cost.push(" against ", { ref: lid("similarity-only", "temporal", "recall5") });
+        cost.push(" against ", { ref: lid("similarity-only", category, "recall5") });
         if (gaining.length > 0) {
           cost.push(" (but not with ");
           list(gaining, ">");

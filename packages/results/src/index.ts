@@ -1,0 +1,68 @@
+/**
+ * @persode/results — the results format in one place: the file names, the typed documents, the
+ * strategy and gate records, the envelope check, the one writer benchmarks uses and the one reader
+ * the report uses (docs/results.md). Depends on nothing but @persode/util.
+ */
+export {
+  EXPERIMENTS,
+  HASHING_RUN,
+  RESULT_FILES,
+  EXTENDED_FILES,
+  EXP7_PER_ITEM_FILE,
+  emobankModelFile,
+  perRunFile,
+  perRunKeyOf,
+  rankingsDir,
+  rankingsStem,
+  corpusFiles,
+  benchTarget,
+  type Experiment,
+  type ExtendedExperiment,
+  type PerRunExperiment,
+} from "./files.js";
+export { strategyRecords, gateRecord, type StrategyRecord, type GateRecord, type GateSource } from "./records.js";
+export type {
+  Interval,
+  ResultMeta,
+  ResultDocument,
+  BootstrapRecord,
+  EmbedderRecord,
+  Exp1File,
+  Exp2File,
+  Exp2Weighting,
+  Exp3File,
+  Exp3AlphaPoint,
+  Exp4File,
+  BenchmarkRun,
+  GatedRun,
+  BenchmarkFile,
+  AuditedFile,
+  SignificanceRecord,
+  ExtendedFile,
+  Exp7File,
+  ResultFileTypes,
+  Exp7PerItemFile,
+  DocumentTypes,
+} from "./documents.js";
+export { envelopeProblems, type DocumentKind } from "./envelope.js";
+export { writeResultFile, formatResultJson, ResultsFormatError } from "./write.js";
+export {
+  readResults,
+  presentExperiments,
+  getValue,
+  getNumber,
+  getString,
+  getBoolean,
+  getArray,
+  getNumberArray,
+  getStringArray,
+  getKeys,
+  hasPath,
+  strategyRecordsOf,
+  strategyRecordOf,
+  orderedStrategies,
+  strategySlugOf,
+  type ResultDoc,
+  type ResultSet,
+} from "./read.js";
+export { formatPath, parsePath, resolvePath, type PathSegment } from "./json-path.js";

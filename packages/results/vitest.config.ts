@@ -1,0 +1,3 @@
+import { packageTestConfig } from "../../vitest.base.js";
+
+export default packageTestConfig();
