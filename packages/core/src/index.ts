@@ -72,8 +72,8 @@ export { fused, fusedStrategy } from "./strategies/fused.js";
 export { gated, gateAlpha, gateFires, GATE_FUSED_ALPHA, type GateOptions } from "./strategies/gated.js";
 /** Rank with a strategy and check the result is a permutation of the store (NaN scores refused), naming the strategy and query on failure. */
 export { rankChecked, permutationProblem, StrategyRankingError } from "./strategies/checked-rank.js";
-/** The strategy registry: the five built-ins, plugins, lookup by key. */
-export { registerStrategy, unregisterStrategy, strategies, getStrategy, BUILTIN_STRATEGIES } from "./strategies/registry.js";
+/** The strategy registry every paper-format experiment iterates: the five built-ins, then plugins. */
+export { registerStrategy, unregisterStrategy, strategies, BUILTIN_STRATEGIES } from "./strategies/registry.js";
 /** The BM25 inverted index over a store's texts, its tokenizer and the textbook parameters (k1 1.2, b 0.75). */
 export { Bm25Index, bm25Tokens, BM25_DEFAULTS, type Bm25Params } from "./lexical/bm25-index.js";
 /** Okapi BM25 as a retrieval strategy (Robertson & Zaragoza 2009). */
@@ -92,8 +92,8 @@ export { mmr, mmrStrategy, mmrOrder, type MmrOptions } from "./strategies/mmr.js
 export { gatedHybrid } from "./strategies/gated-hybrid.js";
 /** Min-max normalisation and 1-based ranks, as the fusion strategies use them. */
 export { minMax, ranksOf } from "./strategies/score-utils.js";
-/** The extended set beyond the paper's five (baselines and published memory models) and its registry. */
-export { EXTENDED_STRATEGIES, extendedStrategies, registerExtendedStrategy, unregisterExtendedStrategy } from "./strategies/extended.js";
+/** The extended set beyond the paper's five (baselines and published memory models), its registry, and lookup of any strategy by key or slug. */
+export { EXTENDED_STRATEGIES, extendedStrategies, registerExtendedStrategy, unregisterExtendedStrategy, getStrategy } from "./strategies/extended.js";
 
 // Onboarding and templates (§6)
 /** User preferences from onboarding or a profile, the style prompt and the visual descriptors they imply. */

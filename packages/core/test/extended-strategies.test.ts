@@ -9,6 +9,7 @@ import {
   bm25Tokens,
   combSum,
   extendedStrategies,
+  getStrategy,
   gatedHybrid,
   generativeAgents,
   generativeAgentsScores,
@@ -238,6 +239,33 @@ describe("the extended set", () => {
       expect(unregisterExtendedStrategy("extra")).toBe(true);
     }
     expect(extendedStrategies().some((s) => s.key === "extra")).toBe(false);
+  });
+
+  it("getStrategy finds every shipped strategy by key or slug without adding it to the paper's registry", () => {
+    for (const s of [...BUILTIN_STRATEGIES, ...EXTENDED_STRATEGIES]) {
+      expect(getStrategy(s.key), s.key).toBe(s);
+      expect(getStrategy(s.slug), s.slug).toBe(s);
+    }
+    expect(getStrategy("gated_hybrid")).toBe(gatedHybrid);
+    expect(getStrategy("combsum (bm25 + cosine)")).toBe(combSum);
+    expect(strategies().map((s) => s.key)).toEqual(BUILTIN_STRATEGIES.map((s) => s.key));
+    expect(() => getStrategy("nope")).toThrow(
+      'unknown strategy "nope"; known: recency-only, similarity-only, salience-only, fused_persode, gated_persode, ' +
+        "bm25, rrf, combsum, generative_agents, memorybank, mmr, gated_hybrid",
+    );
+  });
+
+  it("getStrategy finds a strategy registered into the extended set until it is removed", () => {
+    const extra = { key: "extra lookup", slug: "extra_lookup", description: "test", rank: (c: RankingContext) => c.recencyOrder() };
+    registerExtendedStrategy(extra);
+    try {
+      expect(getStrategy("extra_lookup")).toBe(extra);
+      expect(getStrategy("extra lookup")).toBe(extra);
+      expect(() => getStrategy("nope")).toThrow(/known: .*, gated_hybrid, extra_lookup$/);
+    } finally {
+      unregisterExtendedStrategy("extra lookup");
+    }
+    expect(() => getStrategy("extra_lookup")).toThrow(/unknown strategy "extra_lookup"/);
   });
 
   it("every extended strategy returns a permutation on the worked example", () => {

@@ -187,135 +187,219 @@ export interface CsvCorpusInput {
   probesFile: string;
 }
 
+/** The `now` option as epoch ms (undefined when not given); a value that is not ISO-8601 throws before any file is read. */
+function parseReferenceNow(opts: CsvCorpusOptions & { name: string }): number | undefined {
+  if (opts.now === undefined) return undefined;
+  const ms = parseIsoDateTime(opts.now);
+  if (ms === undefined) {
+    throw new DatasetError(
+      `CSV corpus ${opts.name}: option now=${JSON.stringify(opts.now)} is not an ISO-8601 date-time (e.g. 2025-06-30T12:00:00Z).`,
+    );
+  }
+  return ms;
+}
+
+/** An accepted episode with its persona and line: what a probe's target resolves to. */
+interface IndexedEpisode {
+  episode: EpisodicEpisode;
+  personaId: string;
+  line: number;
+}
+
+/** What the episode rows yield: the personas in order of first appearance, and what probe rows are checked against. */
+interface EpisodeIndex {
+  personas: EpisodicPersona[];
+  /** Accepted episodes by id. */
+  byId: Map<string, IndexedEpisode>;
+  /** First line of every episode id, accepted or rejected (a probe aimed at a rejected row is not reported twice). */
+  idLines: Map<string, number>;
+  /** Every persona named by an episode row, valid or not. */
+  personasSeen: Set<string>;
+}
+
+/** Parse a row's date_time; an unparseable value is reported at `at` and yields undefined. */
+function episodeTimestamp(dateTime: string, at: string, issues: DataIssue[]): number | undefined {
+  const ms = parseIsoDateTime(dateTime);
+  if (ms === undefined) {
+    issues.push({
+      where: at,
+      message: `unparseable date_time ${JSON.stringify(dateTime)}; use ISO-8601 such as 2025-03-02T19:30:00 (UTC when no zone) or 2025-03-02T19:30:00+09:00`,
+    });
+  }
+  return ms;
+}
+
+/**
+ * Validate one episode row and record its persona and id in `index`; returns the row's persona and episode, or
+ * undefined when the row is rejected (its problems are in `issues`).
+ */
+function readEpisodeRow(
+  row: CsvRow,
+  file: string,
+  index: EpisodeIndex,
+  issues: DataIssue[],
+): { personaId: string; episode: EpisodicEpisode } | undefined {
+  const at = `${file}:${row.line}`;
+  const personaId = field(row, "persona_id", file, issues);
+  const id = field(row, "episode_id", file, issues);
+  const dateTime = field(row, "date_time", file, issues);
+  const text = field(row, "text", file, issues, false);
+  if (personaId !== undefined) index.personasSeen.add(personaId);
+  const timestampMs = dateTime === undefined ? undefined : episodeTimestamp(dateTime, at, issues);
+  if (id !== undefined && !claimId(index.idLines, id, row.line, at, "episode", issues)) return undefined;
+  if (personaId === undefined || id === undefined || dateTime === undefined || text === undefined || timestampMs === undefined) {
+    return undefined;
+  }
+  const emotion = optionalLabel(row, "emotion");
+  const intensityBand = optionalLabel(row, "intensity_band");
+  const valence = optionalLabel(row, "valence");
+  const episode: EpisodicEpisode = {
+    id,
+    dateTime,
+    timestampMs,
+    text,
+    ...(emotion !== undefined ? { emotion } : {}),
+    ...(intensityBand !== undefined ? { intensityBand } : {}),
+    ...(valence !== undefined ? { valence } : {}),
+    probes: [],
+  };
+  return { personaId, episode };
+}
+
+/** Build the personas (in order of first appearance) and their episodes (in file order) from the episode rows. */
+function indexEpisodes(rows: CsvRow[], file: string, issues: DataIssue[]): EpisodeIndex {
+  const index: EpisodeIndex = { personas: [], byId: new Map(), idLines: new Map(), personasSeen: new Set() };
+  const personaById = new Map<string, EpisodicPersona>();
+  for (const row of rows) {
+    const accepted = readEpisodeRow(row, file, index, issues);
+    if (!accepted) continue;
+    const { personaId, episode } = accepted;
+    let persona = personaById.get(personaId);
+    if (!persona) {
+      persona = { id: personaId, episodes: [] };
+      personaById.set(personaId, persona);
+      index.personas.push(persona);
+    }
+    persona.episodes.push(episode);
+    index.byId.set(episode.id, { episode, personaId, line: row.line });
+  }
+  return index;
+}
+
+/** The fields of one probe row, undefined where blank (already reported), and its location. */
+interface ProbeRow {
+  at: string;
+  personaId: string | undefined;
+  id: string | undefined;
+  episodeId: string | undefined;
+  type: string | undefined;
+  query: string | undefined;
+}
+
+/** Read one probe row's fields and claim its id; undefined when the id repeats an earlier row's (reported). */
+function readProbeRow(row: CsvRow, file: string, probeLines: Map<string, number>, issues: DataIssue[]): ProbeRow | undefined {
+  const at = `${file}:${row.line}`;
+  const probe: ProbeRow = {
+    at,
+    personaId: field(row, "persona_id", file, issues),
+    id: field(row, "probe_id", file, issues),
+    episodeId: field(row, "episode_id", file, issues),
+    type: field(row, "type", file, issues),
+    query: field(row, "query", file, issues, false),
+  };
+  if (probe.id !== undefined && !claimId(probeLines, probe.id, row.line, at, "probe", issues)) return undefined;
+  return probe;
+}
+
+/**
+ * The cross-file rules: a probe's persona has episodes, and its target episode exists and belongs to that persona.
+ * Returns the gold episode, or undefined when a rule fails (reported) or the target was blank or rejected itself.
+ */
+function resolveGold(probe: ProbeRow, episodes: EpisodeIndex, episodesFile: string, issues: DataIssue[]): IndexedEpisode | undefined {
+  const { at, personaId, episodeId } = probe;
+  if (personaId !== undefined && !episodes.personasSeen.has(personaId)) {
+    issues.push({ where: at, message: `persona_id "${personaId}" has no episodes in ${episodesFile}` });
+    return undefined;
+  }
+  if (episodeId === undefined) return undefined;
+  const target = episodes.byId.get(episodeId);
+  if (!target) {
+    // An episode row that was itself rejected is reported already; only an id no row claims is new.
+    if (!episodes.idLines.has(episodeId)) {
+      issues.push({ where: at, message: `target episode_id "${episodeId}" does not exist in ${episodesFile}` });
+    }
+    return undefined;
+  }
+  if (personaId !== undefined && target.personaId !== personaId) {
+    issues.push({
+      where: at,
+      message: `target episode_id "${episodeId}" belongs to persona "${target.personaId}" (${episodesFile}:${target.line}), not "${personaId}"`,
+    });
+    return undefined;
+  }
+  return target;
+}
+
+/**
+ * Validate the probe rows and attach each valid probe to its gold episode, in probe-file order. `episodes` is
+ * undefined when episodes.csv was unusable (its own issues are reported): then only the probe rows themselves are checked.
+ */
+function attachProbes(rows: CsvRow[], episodes: EpisodeIndex | undefined, input: CsvCorpusInput, issues: DataIssue[]): void {
+  const probeLines = new Map<string, number>();
+  for (const row of rows) {
+    const probe = readProbeRow(row, input.probesFile, probeLines, issues);
+    if (!probe || !episodes) continue;
+    const gold = resolveGold(probe, episodes, input.episodesFile, issues);
+    const { id, type, query } = probe;
+    if (!gold || id === undefined || type === undefined || query === undefined) continue;
+    const accepted: EpisodicProbe = { id, type, query };
+    gold.episode.probes.push(accepted);
+  }
+}
+
+/** One warning per persona with 3 or fewer episodes, where recall@3 cannot tell strategies apart. */
+function smallPersonaWarnings(personas: EpisodicPersona[]): string[] {
+  return personas
+    .filter((p) => p.episodes.length <= 3)
+    .map(
+      (p) =>
+        `persona "${p.id}" has only ${p.episodes.length} episode${p.episodes.length === 1 ? "" : "s"}; ` +
+        "with 3 or fewer candidates, recall@3 is trivially high for every strategy",
+    );
+}
+
+/** The default evaluation clock: the latest episode time + 1 day. */
+function dayAfterLatestEpisode(personas: EpisodicPersona[]): number {
+  let latest = -Infinity;
+  for (const p of personas) for (const e of p.episodes) latest = Math.max(latest, e.timestampMs);
+  return latest + DAY_MS;
+}
+
 /**
  * Build an EpisodicCorpus from the bytes of `episodes.csv` and `probes.csv` (format in the package README).
  * Collects every problem and throws one DatasetFormatError whose locations are `file:line`.
  */
 export function parseCsvCorpus(input: CsvCorpusInput, opts: CsvCorpusOptions & { name: string }): EpisodicCorpus {
+  const nowMs = parseReferenceNow(opts);
   const issues: DataIssue[] = [];
   const warnings: string[] = [];
-  const { episodesFile: ef, probesFile: pf } = input;
-
-  let referenceNowMs: number | undefined;
-  if (opts.now !== undefined) {
-    referenceNowMs = parseIsoDateTime(opts.now);
-    if (referenceNowMs === undefined) {
-      throw new DatasetError(
-        `CSV corpus ${opts.name}: option now=${JSON.stringify(opts.now)} is not an ISO-8601 date-time (e.g. 2025-06-30T12:00:00Z).`,
-      );
-    }
-  }
-
-  const episodeRows = readTable(input.episodes, ef, EPISODE_COLUMNS, issues, warnings);
-  const probeRows = readTable(input.probes, pf, PROBE_COLUMNS, issues, warnings);
-
-  const personas: EpisodicPersona[] = [];
-  const personaById = new Map<string, EpisodicPersona>();
-  const episodeById = new Map<string, { episode: EpisodicEpisode; personaId: string; line: number }>();
-  const episodeLines = new Map<string, number>();
-  const personasSeen = new Set<string>(); // every persona named by an episode row, valid or not
-  if (episodeRows) {
-    for (const row of episodeRows) {
-      const at = `${ef}:${row.line}`;
-      const personaId = field(row, "persona_id", ef, issues);
-      const id = field(row, "episode_id", ef, issues);
-      const dateTime = field(row, "date_time", ef, issues);
-      const text = field(row, "text", ef, issues, false);
-      if (personaId !== undefined) personasSeen.add(personaId);
-      let timestampMs: number | undefined;
-      if (dateTime !== undefined) {
-        timestampMs = parseIsoDateTime(dateTime);
-        if (timestampMs === undefined) {
-          issues.push({
-            where: at,
-            message: `unparseable date_time ${JSON.stringify(dateTime)}; use ISO-8601 such as 2025-03-02T19:30:00 (UTC when no zone) or 2025-03-02T19:30:00+09:00`,
-          });
-        }
-      }
-      if (id !== undefined && !claimId(episodeLines, id, row.line, at, "episode", issues)) continue;
-      if (personaId === undefined || id === undefined || text === undefined || timestampMs === undefined) continue;
-      const emotion = optionalLabel(row, "emotion");
-      const intensityBand = optionalLabel(row, "intensity_band");
-      const valence = optionalLabel(row, "valence");
-      const episode: EpisodicEpisode = {
-        id,
-        dateTime: dateTime!,
-        timestampMs,
-        text,
-        ...(emotion !== undefined ? { emotion } : {}),
-        ...(intensityBand !== undefined ? { intensityBand } : {}),
-        ...(valence !== undefined ? { valence } : {}),
-        probes: [],
-      };
-      let persona = personaById.get(personaId);
-      if (!persona) {
-        persona = { id: personaId, episodes: [] };
-        personaById.set(personaId, persona);
-        personas.push(persona);
-      }
-      persona.episodes.push(episode);
-      episodeById.set(id, { episode, personaId, line: row.line });
-    }
-  }
-
-  if (probeRows) {
-    const probeLines = new Map<string, number>();
-    for (const row of probeRows) {
-      const at = `${pf}:${row.line}`;
-      const personaId = field(row, "persona_id", pf, issues);
-      const id = field(row, "probe_id", pf, issues);
-      const episodeId = field(row, "episode_id", pf, issues);
-      const type = field(row, "type", pf, issues);
-      const query = field(row, "query", pf, issues, false);
-      if (id !== undefined && !claimId(probeLines, id, row.line, at, "probe", issues)) continue;
-      if (!episodeRows) continue; // episodes.csv unusable: its own issues are already reported
-      if (personaId !== undefined && !personasSeen.has(personaId)) {
-        issues.push({ where: at, message: `persona_id "${personaId}" has no episodes in ${ef}` });
-        continue;
-      }
-      if (episodeId === undefined) continue;
-      const target = episodeById.get(episodeId);
-      if (!target && episodeLines.has(episodeId)) continue; // the episode row itself was rejected and reported
-      if (!target) {
-        issues.push({ where: at, message: `target episode_id "${episodeId}" does not exist in ${ef}` });
-        continue;
-      }
-      if (personaId !== undefined && target.personaId !== personaId) {
-        issues.push({
-          where: at,
-          message: `target episode_id "${episodeId}" belongs to persona "${target.personaId}" (${ef}:${target.line}), not "${personaId}"`,
-        });
-        continue;
-      }
-      if (id === undefined || type === undefined || query === undefined) continue;
-      const probe: EpisodicProbe = { id, type, query };
-      target.episode.probes.push(probe);
-    }
-  }
-
+  const episodeRows = readTable(input.episodes, input.episodesFile, EPISODE_COLUMNS, issues, warnings);
+  const probeRows = readTable(input.probes, input.probesFile, PROBE_COLUMNS, issues, warnings);
+  const episodes = episodeRows && indexEpisodes(episodeRows, input.episodesFile, issues);
+  if (probeRows) attachProbes(probeRows, episodes, input, issues);
   if (issues.length > 0) throw new DatasetFormatError(`CSV corpus "${opts.name}"`, issues);
 
-  for (const p of personas) {
-    if (p.episodes.length <= 3) {
-      warnings.push(
-        `persona "${p.id}" has only ${p.episodes.length} episode${p.episodes.length === 1 ? "" : "s"}; ` +
-          "with 3 or fewer candidates, recall@3 is trivially high for every strategy",
-      );
-    }
-  }
-
-  if (referenceNowMs === undefined) {
-    let latest = -Infinity;
-    for (const p of personas) for (const e of p.episodes) latest = Math.max(latest, e.timestampMs);
-    referenceNowMs = latest + DAY_MS;
-  }
+  // No issues: both tables were usable, so `episodes` is set.
+  const personas = episodes?.personas ?? [];
+  warnings.push(...smallPersonaWarnings(personas));
+  const referenceNowMs = nowMs ?? dayAfterLatestEpisode(personas);
   return {
     name: opts.name,
     referenceNow: opts.now ?? formatIsoUtc(referenceNowMs),
     referenceNowMs,
     personas,
     sha256: sha256Hex(input.episodes, input.probes),
-    source: `${ef} + ${pf}`,
+    source: `${input.episodesFile} + ${input.probesFile}`,
     warnings,
   };
 }

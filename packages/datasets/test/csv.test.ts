@@ -170,6 +170,27 @@ describe("CSV errors name the file and line", () => {
     expect(issues[2]!.message).toMatch(/"b1" belongs to persona "b" .*episodes\.csv:3.*not "a"/);
   });
 
+  it("each problem is reported once: a probe aimed at a rejected episode row, or at an unusable episodes.csv, adds only its own", async () => {
+    // a2's row is rejected (bad date); p1 targets it and is not reported again, p2 still fails its own id rule.
+    expect(
+      await csvIssues(
+        [EP_HEADER, "a,a1,2025-01-01,x,,,", "a,a2,nope,y,,,"].join("\n"),
+        [PR_HEADER, "a,p1,a2,factual,q", "a,p2,a1,factual,q", "a,p2,a1,factual,q"].join("\n"),
+      ),
+    ).toEqual([
+      { where: "episodes.csv:3", message: expect.stringMatching(/unparseable date_time "nope"/) },
+      { where: "probes.csv:4", message: expect.stringMatching(/duplicate probe_id "p2" \(first at line 3\)/) },
+    ]);
+    // episodes.csv lacks a column: probe rows are checked on their own (blank fields, repeated ids), never against it.
+    expect(
+      await csvIssues("persona_id,episode_id,text\na,a1,x\n", [PR_HEADER, "z,p1,zz,factual,", "z,p1,zz,factual,q"].join("\n")),
+    ).toEqual([
+      { where: "episodes.csv:1", message: expect.stringMatching(/missing column date_time/) },
+      { where: "probes.csv:2", message: "empty query" },
+      { where: "probes.csv:3", message: expect.stringMatching(/duplicate probe_id "p1"/) },
+    ]);
+  });
+
   it("unparseable dates, empty text and empty query", async () => {
     const issues = await csvIssues(
       [EP_HEADER, "a,a1,01/02/2025,x,,,", "a,a2,2025-02-30T10:00,x,,,", 'a,a3,2025-01-03,"  ",,,', "a,a4,2025-01-04,ok,,,"].join("\n"),

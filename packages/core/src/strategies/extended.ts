@@ -43,4 +43,15 @@ export function extendedStrategies(): readonly RetrievalStrategy[] {
   return [...base, ...extended.filter((s) => !base.some((b) => b.key === s.key || b.slug === s.slug))];
 }
 
+/**
+ * Look any known strategy up by key or slug: the registered ones (the paper's five, plugins) and the extended
+ * set, searched in `extendedStrategies()` order; the error lists every known slug. Looking up never registers.
+ */
+export function getStrategy(keyOrSlug: string): RetrievalStrategy {
+  const known = extendedStrategies();
+  const s = known.find((r) => r.key === keyOrSlug || r.slug === keyOrSlug);
+  if (!s) throw new Error(`unknown strategy "${keyOrSlug}"; known: ${known.map((r) => r.slug).join(", ")}`);
+  return s;
+}
+
 for (const s of EXTENDED_STRATEGIES) registerExtendedStrategy(s);

@@ -24,16 +24,9 @@ export function unregisterStrategy(key: string): boolean {
   return i >= 0;
 }
 
-/** All registered strategies, in registration order (the five built-ins first). */
+/** All registered strategies, in registration order (the five built-ins first); `getStrategy` (extended.ts) also finds the extended set. */
 export function strategies(): readonly RetrievalStrategy[] {
   return [...registry];
-}
-
-/** Look a strategy up by key or slug, with an error listing the known ones. */
-export function getStrategy(keyOrSlug: string): RetrievalStrategy {
-  const s = registry.find((r) => r.key === keyOrSlug || r.slug === keyOrSlug);
-  if (!s) throw new Error(`unknown strategy "${keyOrSlug}"; known: ${registry.map((r) => r.slug).join(", ")}`);
-  return s;
 }
 
 /** The five strategies of the paper's evaluation, in table order. */
