@@ -6,6 +6,7 @@ import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
 import { writeExtendedFile } from "./extended-results.js";
 import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, meta, runsAfter, writeAtomic } from "./results.js";
+import { StagedResults } from "./staging.js";
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -18,7 +19,8 @@ export function corpusSlug(name: string): string {
 
 /**
  * `pnpm bench corpus`: the Exp. 6 protocol on a researcher's own journal corpus (two CSV files).
- * The corpus is fully loaded and validated before anything is written.
+ * The corpus is fully loaded, validated and evaluated before anything is written, and its files are
+ * written into a staging copy of `--out` that is published whole (as `pnpm bench` does).
  */
 export async function runCorpusCommand(values: Values): Promise<number> {
   const episodes = values.episodes as string | undefined;
@@ -44,6 +46,60 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const r = await runEpisodic(corpus, embedder, { seed, samples }, `corpus ${corpus.name}`);
   await embedder.dispose?.();
 
+  // Nothing is written until everything has been computed; the files then go into a staging copy of
+  // `out` that is published whole, so a failure or an interrupt leaves `out` exactly as it was.
+  const staged = StagedResults.begin(out);
+  try {
+    await writeCorpusFiles(staged.dir, { corpus, slug, key, embedder, seed, samples, r, episodes, probes });
+    staged.publish();
+  } catch (e) {
+    // name the user's folder, not its staging copy, in the message
+    if (e instanceof Error) e.message = e.message.split(staged.dir).join(out);
+    throw e;
+  } finally {
+    staged.discard();
+  }
+  const names = corpusFiles(slug);
+  const path = join(out, names.results);
+  const extFile = names.extended;
+  const seconds = (performance.now() - t0) / 1000;
+  const counts = corpusCounts(corpus);
+  const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
+  const w = Math.max(...Object.keys(strategies).map((k) => k.length));
+  const lines = [`corpus "${corpus.name}": ${counts.personas} personas, ${counts.episodes} episodes, ${counts.probes} probes (${seconds.toFixed(2)} s, ${key})`];
+  for (const [k, v] of Object.entries(strategies)) lines.push(`  ${k.padEnd(w)}  recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`);
+  lines.push(`  gate fires on ${(r.run.gate as { reflective_fused_fraction: number }).reflective_fused_fraction} of non-factual probes`);
+  const extended = r.extended.strategies as Record<string, Record<string, unknown>>;
+  const sig = (v: Record<string, unknown>) => {
+    const t = (v.vs_similarity as Record<string, { p_holm: number; significant: boolean }> | undefined)?.["recall@3"];
+    return t ? ` · vs similarity-only p_holm ${t.p_holm}${t.significant ? " *" : ""}` : "";
+  };
+  const we = Math.max(...Object.keys(extended).map((k) => k.length));
+  lines.push("  beyond the paper (extended set, * = significant after Holm at 0.05):");
+  for (const [k, v] of Object.entries(extended)) {
+    if (k in strategies) continue;
+    lines.push(`  ${k.padEnd(we)}  recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}${sig(v)}`);
+  }
+  lines.push(`results written to ${path}, ${join(out, extFile)} and ${join(out, names.rankings)}/`);
+  process.stdout.write(lines.join("\n") + "\n");
+  return 0;
+}
+
+/** What `writeCorpusFiles` writes: the corpus, its run and how it was made. */
+interface CorpusRun {
+  corpus: Awaited<ReturnType<typeof loadCsvCorpus>>;
+  slug: string;
+  key: string;
+  embedder: Awaited<ReturnType<typeof buildEmbedder>>["embedder"];
+  seed: number;
+  samples: number;
+  r: Awaited<ReturnType<typeof runEpisodic>>;
+  episodes: string;
+  probes: string;
+}
+
+/** Write the corpus's results, extended results and rankings into `out` (a staging folder), merging runs of other embedders. */
+async function writeCorpusFiles(out: string, { corpus, slug, key, embedder, seed, samples, r, episodes, probes }: CorpusRun): Promise<void> {
   const names = corpusFiles(slug);
   const file = names.results;
   const path = join(out, file);
@@ -78,24 +134,4 @@ export async function runCorpusCommand(values: Values): Promise<number> {
     embedder,
     run: r.extended,
   });
-  const seconds = (performance.now() - t0) / 1000;
-  const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
-  const w = Math.max(...Object.keys(strategies).map((k) => k.length));
-  const lines = [`corpus "${corpus.name}": ${counts.personas} personas, ${counts.episodes} episodes, ${counts.probes} probes (${seconds.toFixed(2)} s, ${key})`];
-  for (const [k, v] of Object.entries(strategies)) lines.push(`  ${k.padEnd(w)}  recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`);
-  lines.push(`  gate fires on ${(r.run.gate as { reflective_fused_fraction: number }).reflective_fused_fraction} of non-factual probes`);
-  const extended = r.extended.strategies as Record<string, Record<string, unknown>>;
-  const sig = (v: Record<string, unknown>) => {
-    const t = (v.vs_similarity as Record<string, { p_holm: number; significant: boolean }> | undefined)?.["recall@3"];
-    return t ? ` · vs similarity-only p_holm ${t.p_holm}${t.significant ? " *" : ""}` : "";
-  };
-  const we = Math.max(...Object.keys(extended).map((k) => k.length));
-  lines.push("  beyond the paper (extended set, * = significant after Holm at 0.05):");
-  for (const [k, v] of Object.entries(extended)) {
-    if (k in strategies) continue;
-    lines.push(`  ${k.padEnd(we)}  recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}${sig(v)}`);
-  }
-  lines.push(`results written to ${path}, ${join(out, extFile)} and ${join(out, names.rankings)}/`);
-  process.stdout.write(lines.join("\n") + "\n");
-  return 0;
 }

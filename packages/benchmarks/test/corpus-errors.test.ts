@@ -1,7 +1,7 @@
 // `pnpm bench corpus` on bad corpora: every kind of problem is reported with the file and the
 // line it is on (line numbers count the physical lines of quoted multi-line fields), the exit
 // code is non-zero, and nothing at all is written. A persona with 3 or fewer episodes only warns.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,6 +74,24 @@ describe("pnpm bench corpus rejects bad corpora with file and line, writing noth
     const failed = await runBench(["corpus", "--episodes", bad("duplicate-episode.episodes.csv"), "--probes", BASE_PROBES, "--name", "diary", "--out", out]);
     expect(failed.code).toBe(1);
     expect(listTree(out).map((f) => [f, f.endsWith(".json") || f.endsWith(".jsonl") ? readFileSync(join(out, f), "utf8") : ""])).toEqual(before);
+  });
+
+  it("a write that fails part-way publishes nothing: the earlier results stay as they were", async () => {
+    const parent = mkdtempSync(join(dir, "partial-"));
+    const out = join(parent, "results");
+    const ok = await runBench(["corpus", "--episodes", BASE_EPISODES, "--probes", BASE_PROBES, "--name", "diary", "--out", out]);
+    expect(ok.code).toBe(0);
+    // The extended file is written after the results file and the rankings: a folder in its place makes that last write fail.
+    rmSync(join(out, "corpus_diary_extended.json"));
+    mkdirSync(join(out, "corpus_diary_extended.json", "blocker"), { recursive: true });
+    const snapshot = () => listTree(out).map((f) => [f, statSync(join(out, f)).isFile() ? readFileSync(join(out, f), "utf8") : "(folder)"]);
+    const before = snapshot();
+    const failed = await runBench(["corpus", "--episodes", BASE_EPISODES, "--probes", BASE_PROBES, "--name", "diary", "--seed", "7", "--out", out]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(join(out, "corpus_diary_extended.json"));
+    expect(failed.stderr).not.toContain("staging");
+    expect(snapshot()).toEqual(before);
+    expect(listTree(parent).filter((f) => f.includes("staging"))).toEqual([]);
   });
 
   it("an unparseable --now is an error and writes nothing", async () => {
