@@ -108,6 +108,7 @@ export function significanceBlock(seed: number, unit: string): SignificanceRecor
     tie_tolerance: `|T_b| counts as >= |T_obs| within ${TIE_TOLERANCE} x sum |d_i|`,
     correction: "Holm-Bonferroni over all strategies compared with the baseline, separately for each metric",
     gate_on_hybrid: `vs_hybrid: ${GATE_ON_HYBRID.gated} against ${GATE_ON_HYBRID.hybrid}, same tests, stream "<seed>/<label>/randomization/gate", a family of one`,
+    gate_on_hybrid_strategies: { gated: GATE_ON_HYBRID.gated, hybrid: GATE_ON_HYBRID.hybrid },
     alpha: EXTENDED_ALPHA,
     t_test: "paired two-sided t-test, df = n - 1 (p_t, unadjusted)",
     wins_ties_losses: `per ${unit}: strategy above / equal to / below the baseline`,

@@ -8,9 +8,9 @@ import { strong, type Cell, type Inline, type Section } from "../content.js";
 import { fixed } from "../format.js";
 import type { ManifestRecorder, Ref } from "../manifest.js";
 import type { PathSegment } from "@persode/results";
-import { getBoolean, getKeys, getNumber, hasPath, strategySlugOf, type Experiment, type ResultDoc } from "@persode/results";
+import { getBoolean, getKeys, getNumber, getString, hasPath, strategySlugOf, type Experiment, type ResultDoc } from "@persode/results";
 import { embedderName, isExactEmbedder } from "../style.js";
-import { SIMILARITY, embeddersOf, toleranceOf, valueWithCi } from "./common.js";
+import { embeddersOf, toleranceOf, valueWithCi } from "./common.js";
 
 /** Per experiment: the metric the section states and the dataset it is measured on. */
 export const BEYOND_METRICS: Readonly<Partial<Record<Experiment, { key: string; label: string; dataset: string; digits: number }>>> = {
@@ -20,8 +20,6 @@ export const BEYOND_METRICS: Readonly<Partial<Record<Experiment, { key: string; 
 
 /** The extended strategies the headline sentences name. */
 const BM25 = "bm25";
-const COMBSUM = "combsum (bm25 + cosine)";
-const GATED_HYBRID = "gated hybrid (Persode gate)";
 
 /** Decimals the section states p-values with; smaller values read "< 0.0001". */
 const P_DIGITS = 4;
@@ -78,7 +76,11 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
       const countTol = isExactEmbedder(emb) ? 0 : 10;
       const run = ["runs", emb, "strategies"];
       const strategies = getKeys(doc, run);
-      if (!strategies.includes(SIMILARITY)) throw new Error(`${doc.file}: runs.${emb}.strategies has no "${SIMILARITY}" baseline — rerun \`pnpm bench ${doc.experiment}\``);
+      // the baseline and the gate-on-hybrid pair are named by the file (significance), not by the report
+      const baseline = getString(doc, ["significance", "baseline"]);
+      const gatedHybrid = getString(doc, ["significance", "gate_on_hybrid_strategies", "gated"]);
+      const hybrid = getString(doc, ["significance", "gate_on_hybrid_strategies", "hybrid"]);
+      if (!strategies.includes(baseline)) throw new Error(`${doc.file}: runs.${emb}.strategies has no "${baseline}" baseline — rerun \`pnpm bench ${doc.experiment}\``);
       const id = (s: string, m: string) => `beyond.${doc.experiment}.${emb}.${strategySlugOf(doc, s)}.${m}`;
       const values = new Map<string, Ref>();
       const rows: Cell[][] = strategies.map((s) => {
@@ -109,14 +111,14 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
         numeric: [false, true, true, true, true, true, true],
         rows,
       });
-      const sim = values.get(SIMILARITY)!;
+      const sim = values.get(baseline)!;
       const sep = di === 0 && ei === 0 ? " " : "; ";
       if (values.has(BM25)) headline.push(sep, `${metric.dataset} ${metric.label} (${embedderName(emb)}): BM25 `, values.get(BM25)!, " against similarity-only ", sim);
-      if (values.has(GATED_HYBRID) && values.has(COMBSUM)) {
-        gate.push(sep, `${metric.dataset} ${metric.label} (${embedderName(emb)}): gated hybrid `, values.get(GATED_HYBRID)!, " against CombSUM alone ", values.get(COMBSUM)!);
-        const vh = [...run, GATED_HYBRID, "vs_hybrid", metric.key];
+      if (values.has(gatedHybrid) && values.has(hybrid)) {
+        gate.push(sep, `${metric.dataset} ${metric.label} (${embedderName(emb)}): gated hybrid `, values.get(gatedHybrid)!, " against CombSUM alone ", values.get(hybrid)!);
+        const vh = [...run, gatedHybrid, "vs_hybrid", metric.key];
         if (hasPath(doc, vh)) {
-          const hid = `${id(GATED_HYBRID, "vs_hybrid")}.${metric.key}`;
+          const hid = `${id(gatedHybrid, "vs_hybrid")}.${metric.key}`;
           const wtl = (k: string) => rec.num(doc, [...vh, k], `${hid}.${k}`, 0, countTol);
           gate.push(
             " (paired difference ",

@@ -68,6 +68,8 @@ function getValueIsNull(doc: ResultDoc, path: PathSegment[]): boolean {
 /** Build the Exp. 7 section, recording every stated number. */
 export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const embedders = embeddersOf(doc);
+  // every column is compared with the baseline the file names (significance.baseline)
+  const baseline = getString(doc, ["significance", "baseline"]);
   const blocks: Section["blocks"] = [
     { kind: "figure", figure: "exp7_quality_gain", alt: "Estimator quality (Spearman rho with EpiRec intensity band) against the paired recall@3 difference to similarity-only on reflective probes, fused and gated, one panel per embedder", inReadme: true },
   ];
@@ -140,7 +142,7 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     const ret = (col: string) => ["runs", emb, "retrieval", col];
     const rid = (col: string, s: string, m: string) => `exp7.${emb}.${col}.${s}.${m}`;
     const diffTable = (strataCols: ReadonlyArray<{ key: string; label: string }>, caption: string) => {
-      const baseRow: Cell[] = [["similarity-only (recall@3)"], ...strataCols.map((s) => [rec.num(doc, [...ret("similarity-only"), s.key, "r3"], rid("similarity-only", s.key, "r3"), 3, tol)] as Cell)];
+      const baseRow: Cell[] = [[`${baseline} (recall@3)`], ...strataCols.map((s) => [rec.num(doc, [...ret(baseline), s.key, "r3"], rid(baseline, s.key, "r3"), 3, tol)] as Cell)];
       const diffRows: Cell[][] = all.flatMap((name) =>
         EXP7_MODES.map((m) => {
           const col = `${name}/${m.key}`;
@@ -208,7 +210,7 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     answer.push(".");
 
     // Cost: fused below similarity-only on reflective probes for every real estimator, and the oracle's own cost.
-    const sim: Ref = { ref: rid("similarity-only", "reflective", "r3") };
+    const sim: Ref = { ref: rid(baseline, "reflective", "r3") };
     cost.push(ei === 0 ? " — " : "; ", `${embedderName(emb)}: `);
     real.forEach((name, ri) => {
       const col = `${name}/fused`;
@@ -223,21 +225,21 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       const worst = "reflective_implicit·low";
       if (!hasPath(doc, [...ret(col), worst])) continue;
       const id = rid(col, worst, "r3");
-      cost.push("; even the ", `${name} (an upper bound)`, " pays where targets are low-intensity: reflective implicit·low ", rec.num(doc, [...ret(col), worst, "r3"], id, 3, tol), " against ", { ref: rid("similarity-only", worst, "r3") });
-      costChecks.push({ left: id, op: "<", right: rid("similarity-only", worst, "r3") });
+      cost.push("; even the ", `${name} (an upper bound)`, " pays where targets are low-intensity: reflective implicit·low ", rec.num(doc, [...ret(col), worst, "r3"], id, 3, tol), " against ", { ref: rid(baseline, worst, "r3") });
+      costChecks.push({ left: id, op: "<", right: rid(baseline, worst, "r3") });
     }
     // LoCoMo (Exp. 5 protocol): evidence recall@5 differences per category; no oracle (no emotion labels).
     const lret = (col: string) => ["runs", emb, "locomo", "retrieval", col];
     const lid = (col: string, s: string, m: string) => `exp7.${emb}.locomo.${col}.${s}.${m}`;
     if (hasPath(doc, ["runs", emb, "locomo"])) {
-      const cats = getKeys(doc, lret("similarity-only"));
+      const cats = getKeys(doc, lret(baseline));
       blocks.push({
         kind: "table",
         caption: `Exp. 7 — LoCoMo evidence recall@5 difference to similarity-only on the same questions (paired; 95 % CI overall; ▲/▼ significant after Holm), ${embedderName(emb)} embedder`,
         header: ["estimator · strategy", ...cats],
         numeric: [false, ...cats.map(() => true)],
         rows: [
-          [["similarity-only (recall@5)"], ...cats.map((c) => [rec.num(doc, [...lret("similarity-only"), c, "recall5"], lid("similarity-only", c, "recall5"), 4, tol)] as Cell)],
+          [[`${baseline} (recall@5)`], ...cats.map((c) => [rec.num(doc, [...lret(baseline), c, "recall5"], lid(baseline, c, "recall5"), 4, tol)] as Cell)],
           ...real.flatMap((name) =>
             EXP7_MODES.map((m) => {
               const col = `${name}/${m.key}`;
@@ -271,12 +273,12 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
           const col = `${name}/fused`;
           const id = lid(col, category, "recall5");
           cost.push(ri === 0 ? "" : ", ", `${name} `, rec.num(doc, [...lret(col), category, "recall5"], id, 4, tol));
-          costChecks.push({ left: id, op, right: lid("similarity-only", category, "recall5") });
+          costChecks.push({ left: id, op, right: lid(baseline, category, "recall5") });
         });
       if (losing.length > 0) {
         cost.push(losing.length === real.length ? `; on LoCoMo ${category} questions (evidence recall@5) always-on fusion loses with every real estimator: ` : `; on LoCoMo ${category} questions (evidence recall@5) always-on fusion loses with `);
         list(losing, "<");
-        cost.push(" against ", { ref: lid("similarity-only", category, "recall5") });
+        cost.push(" against ", { ref: lid(baseline, category, "recall5") });
         if (gaining.length > 0) {
           cost.push(" (but not with ");
           list(gaining, ">");
@@ -308,7 +310,7 @@ function significanceNote(doc: ResultDoc, rec: ManifestRecorder): Inline[] {
     "); its p is Holm-adjusted across all real estimator·strategy columns within one embedder, dataset and stratum (the oracle's two columns form their own family). ▲/▼: significantly above/below similarity-only after Holm at α = ",
     rec.num(doc, ["significance", "alpha"], "exp7.significance.alpha", 2),
     "; unmarked differences are not significant, whatever their CI. Raw and adjusted p, the paired t-test and W/T/L per cell are in ",
-    { code: "results/exp7_estimators.json" },
+    { code: `results/${doc.file}` },
     ".",
   ];
 }
