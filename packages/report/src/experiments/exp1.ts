@@ -1,14 +1,7 @@
-/** Exp. 1 in the report: its results file, section and figures. */
-import type { ResultDoc } from "@persode/results";
+/** Exp. 1 (forgetting curve) in the report: its paper-format results file, section and figures. */
 import { exp1Figures } from "../figures/exp1.js";
 import { exp1Section } from "../sections/exp1.js";
-import { reportExperiment } from "./experiment.js";
+import { singleFileExperiment } from "./experiment.js";
 
-/** Exp. 1: reads its paper-format results file. */
-export const exp1 = reportExperiment<ResultDoc>({
-  id: "exp1",
-  files: (doc) => [doc.file],
-  select: (set) => set.docs.exp1,
-  section: exp1Section,
-  figures: exp1Figures,
-});
+/** Exp. 1 (forgetting curve). */
+export const exp1 = singleFileExperiment("exp1", exp1Section, exp1Figures);

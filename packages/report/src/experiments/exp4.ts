@@ -1,14 +1,7 @@
-/** Exp. 4 in the report: its results file, section and figures. */
-import type { ResultDoc } from "@persode/results";
+/** Exp. 4 (dual-template generation) in the report: its paper-format results file, section and figures. */
 import { exp4Figures } from "../figures/exp4.js";
 import { exp4Section } from "../sections/exp4.js";
-import { reportExperiment } from "./experiment.js";
+import { singleFileExperiment } from "./experiment.js";
 
-/** Exp. 4: reads its paper-format results file. */
-export const exp4 = reportExperiment<ResultDoc>({
-  id: "exp4",
-  files: (doc) => [doc.file],
-  select: (set) => set.docs.exp4,
-  section: exp4Section,
-  figures: exp4Figures,
-});
+/** Exp. 4 (dual-template generation). */
+export const exp4 = singleFileExperiment("exp4", exp4Section, exp4Figures);

@@ -1,14 +1,7 @@
-/** Exp. 5 in the report: its results file, section and figures. */
-import type { ResultDoc } from "@persode/results";
+/** Exp. 5 (LoCoMo) in the report: its paper-format results file, section and figures. */
 import { exp5Figures } from "../figures/exp5.js";
 import { exp5Section } from "../sections/exp5.js";
-import { reportExperiment } from "./experiment.js";
+import { singleFileExperiment } from "./experiment.js";
 
-/** Exp. 5: reads its paper-format results file. */
-export const exp5 = reportExperiment<ResultDoc>({
-  id: "exp5",
-  files: (doc) => [doc.file],
-  select: (set) => set.docs.exp5,
-  section: exp5Section,
-  figures: exp5Figures,
-});
+/** Exp. 5 (LoCoMo). */
+export const exp5 = singleFileExperiment("exp5", exp5Section, exp5Figures);

@@ -1,14 +1,7 @@
-/** Exp. 7 in the report: its results file, section and figures. */
-import type { ResultDoc } from "@persode/results";
+/** Exp. 7 (emotion estimators) in the report: its paper-format results file, section and figures. */
 import { exp7Figures } from "../figures/exp7.js";
 import { exp7Section } from "../sections/exp7.js";
-import { reportExperiment } from "./experiment.js";
+import { singleFileExperiment } from "./experiment.js";
 
-/** Exp. 7: reads its paper-format results file. */
-export const exp7 = reportExperiment<ResultDoc>({
-  id: "exp7",
-  files: (doc) => [doc.file],
-  select: (set) => set.docs.exp7,
-  section: exp7Section,
-  figures: exp7Figures,
-});
+/** Exp. 7 (emotion estimators). */
+export const exp7 = singleFileExperiment("exp7", exp7Section, exp7Figures);

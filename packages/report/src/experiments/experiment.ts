@@ -3,7 +3,7 @@
  * result set, its section and its figures. Adding an experiment to the report is one module like this
  * plus one line in `experiments/index.ts`.
  */
-import type { ResultSet } from "@persode/results";
+import type { Experiment, ResultDoc, ResultSet } from "@persode/results";
 import type { Section, SectionId } from "../content.js";
 import type { FigureSpec } from "../figures/common.js";
 import type { ManifestRecorder } from "../manifest.js";
@@ -23,4 +23,9 @@ export interface ReportExperiment<D = unknown> {
 /** Declare an experiment (keeps `D` checked between select, section and figures). */
 export function reportExperiment<D>(e: ReportExperiment<D>): ReportExperiment<D> {
   return e;
+}
+
+/** An experiment that reads its one paper-format results file (most of them): which file comes from @persode/results. */
+export function singleFileExperiment(id: Experiment, section: (doc: ResultDoc, rec: ManifestRecorder) => Section, figures: (doc: ResultDoc) => FigureSpec[]): ReportExperiment<ResultDoc> {
+  return reportExperiment<ResultDoc>({ id, files: (doc) => [doc.file], select: (set) => set.docs[id], section, figures });
 }
