@@ -31,7 +31,11 @@ export interface LocomoTable {
   fires: Map<string, Uint8Array>;
 }
 
-/** Rank every included question with each (non-oracle) estimator's E. */
+/**
+ * Rank every included question with each (non-oracle) estimator's E. The stores hold the same vectors
+ * for every estimator (only E differs), so each question's cosine to its conversation is computed in the
+ * first pass and reused by the others: the dense cosine is most of Exp. 7's time with a model embedder.
+ */
 export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Embedder, vectors: Map<string, Float64Array>, estimators: readonly EmotionEstimator[]): Promise<LocomoTable> {
   const { questions } = locomoTexts(data);
   const n = questions.length;
@@ -39,6 +43,7 @@ export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Em
   const fires = new Map<string, Uint8Array>();
   const turns = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
   const progress = new Progress(`exp7 LoCoMo (${embedder.name}): ranking`, { total: n * estimators.length });
+  const similarity: Float64Array[] = new Array<Float64Array>(n);
   for (const est of estimators) {
     const turnE = await est.estimate(turns);
     const qE = await est.estimate(questions.map((q) => q.question));
@@ -47,15 +52,23 @@ export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Em
     let ti = 0;
     const stores = data.conversations.map((conv) => conversationStore(conv, () => ({ intensity: turnE[ti++]!.intensity }), vectors));
     let qe = 0;
-    const groups = stores.map((st, c) => ({ ...st, queries: questionQueries(questions.filter((q) => q.conversation === c), () => qE[qe++]!.intensity, vectors) }));
+    let qs = 0; // query index over all conversations, as rankGroups counts them
+    const groups = stores.map((st, c) => ({
+      ...st,
+      queries: questionQueries(questions.filter((q) => q.conversation === c), () => qE[qe++]!.intensity, vectors).map((q) => {
+        const sim = similarity[qs++];
+        return sim ? { ...q, similarity: sim } : q;
+      }),
+    }));
     let relevant: Uint8Array = new Uint8Array(0);
     const fire = rankGroups(
       groups,
       embedder,
       EXP7_STRATEGIES,
       {
-        query(qi, c) {
+        query(qi, c, ctx) {
           relevant = goldMask(questions[qi]!, stores[c]!.indexOfDia, stores[c]!.diaIds.length);
+          similarity[qi] ??= ctx.similarity();
         },
         ranking(qi, si, order) {
           const r5 = rankingMetrics(order, relevant, questions[qi]!.gold.length, [5]).recall[0]!;

@@ -5,7 +5,7 @@
  * store, checked by rankChecked), query-independent orders are computed once per group, and the
  * emotion gate's firing is recorded per query (docs/spec.md §5, gated: analyzer E(query) ≥ 0.6).
  */
-import { MemoryStore, gateFires, rankChecked, type Embedder, type MemoryInit, type RetrievalStrategy } from "@persode/core";
+import { MemoryStore, gateFires, rankChecked, type Embedder, type MemoryInit, type RankingContext, type RetrievalStrategy } from "@persode/core";
 import type { Progress } from "@persode/util";
 
 /** A query as ranked: its text, its embedding and the intensity E the gate and fusion read (docs/spec.md §5). */
@@ -13,6 +13,8 @@ export interface RankingQuery {
   text: string;
   vector: Float64Array;
   intensity: number;
+  /** Its cosine to every memory of its group when already computed by an earlier pass over the same vectors (see RankingContext). */
+  similarity?: Float64Array;
 }
 
 /** One store's worth of work: its memories (insertion order) with their embeddings, the ranking time and its queries. */
@@ -27,8 +29,8 @@ export interface RankingGroup {
 
 /** Receives the rankings; query indices run over all groups' queries in order. */
 export interface RankingVisitor {
-  /** Called once per query before its rankings (e.g. to prepare its gold set). */
-  query?(qi: number, group: number): void;
+  /** Called once per query before its rankings (e.g. to prepare its gold set, or keep `ctx.similarity()` for a later pass). */
+  query?(qi: number, group: number, ctx: RankingContext): void;
   /** Strategy `si`'s order for query `qi` (memory indices, best first); shared across a group's queries for query-independent strategies, so never mutate it. */
   ranking(qi: number, si: number, order: Int32Array, group: number): void;
 }
@@ -52,7 +54,7 @@ export function rankGroups(groups: readonly RankingGroup[], embedder: Embedder, 
     for (const q of group.queries) {
       fires[qi] = gateFires(q.intensity) ? 1 : 0;
       const ctx = store.context(q, group.nowMs, columns);
-      visitor.query?.(qi, gi);
+      visitor.query?.(qi, gi, ctx);
       for (let si = 0; si < strats.length; si++) {
         const s = strats[si]!;
         let order = staticOrders[si];

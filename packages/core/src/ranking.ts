@@ -30,6 +30,12 @@ export interface RankingQuery {
   vector: Float64Array;
   /** Analyzer E of the query; computed with the lexicon analyzer when omitted. */
   intensity?: number;
+  /**
+   * cosine(query, memory) for every memory, when the caller already has it: the same query ranked again
+   * against the same vectors with other memory E (Exp. 7 reruns LoCoMo once per emotion estimator). Used
+   * as given, so it must be what `similarity()` computed for these vectors; only its length is checked.
+   */
+  similarity?: Float64Array;
 }
 
 /** Eq. 1 / fusion parameters a ranking uses. */
@@ -60,6 +66,10 @@ export class RankingContext {
     readonly params: RankingParams,
   ) {
     this.intensity = query.intensity;
+    if (query.similarity) {
+      if (query.similarity.length !== columns.size) throw new RangeError(`precomputed similarity has ${query.similarity.length} values, the store has ${columns.size} memories`);
+      this.sim = query.similarity;
+    }
   }
 
   /** Number of memories ranked. */
