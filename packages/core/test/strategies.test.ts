@@ -280,3 +280,20 @@ describe("rankChecked: every strategy's ranking is a permutation of the store", 
     expect(store.memories.every((m) => m.recallCount === 0)).toBe(true);
   });
 });
+
+describe("a precomputed query similarity (RankingQuery.similarity)", () => {
+  it("is used as given: every strategy ranks as with the similarity computed, and a wrong length is refused", async () => {
+    const store = await scenarioStore();
+    const text = probes[0]!;
+    const vector = await store.embedder.embed(text);
+    const computed = store.context({ text, vector }, NOW);
+    const shared = store.context({ text, vector, similarity: computed.similarity() }, NOW);
+    expect(shared.similarity()).toBe(computed.similarity()); // the very array, not a recomputation
+    for (const s of strategies()) expect(Array.from(s.rank(shared)), s.key).toEqual(Array.from(s.rank(computed)));
+    // a planted similarity decides the similarity-only order, which shows it is read and not recomputed
+    const planted = new Float64Array(store.size).map((_, i) => i);
+    const order = getStrategy("similarity-only").rank(store.context({ text, vector, similarity: planted }, NOW));
+    expect(Array.from(order)).toEqual(Array.from(planted, (_, i) => store.size - 1 - i));
+    expect(() => store.context({ text, vector, similarity: new Float64Array(store.size + 1) }, NOW)).toThrow(/precomputed similarity has 11 values, the store has 10 memories/);
+  });
+});
