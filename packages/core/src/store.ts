@@ -7,7 +7,7 @@ import { HashingEmbedder } from "./embedders/hashing.js";
 import { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS } from "./forgetting.js";
 import { Memory, type MemoryInit } from "./memory.js";
 import { requireFinite } from "./numeric.js";
-import { RankingContext, type StoreColumns } from "./ranking.js";
+import { RankingContext, type RankingQuery, type StoreColumns } from "./ranking.js";
 import { DEFAULT_PROTECTION, DEFAULT_WEIGHTS, strength, validateProtection, validateWeights, type ScoringWeights } from "./scorer.js";
 import type { RetrievalStrategy } from "./strategies/strategy.js";
 import { rankChecked } from "./strategies/checked-rank.js";
@@ -164,7 +164,7 @@ export class MemoryStore {
   }
 
   /** A ranking context for a query vector, for strategies and benchmarks. */
-  context(query: { text: string; vector: Float64Array; intensity?: number }, now: TimeInput, columns: StoreColumns = this.columns()): RankingContext {
+  context(query: RankingQuery, now: TimeInput, columns: StoreColumns = this.columns()): RankingContext {
     return new RankingContext(columns, query, toEpochMs(now, "now"), {
       weights: this.weights,
       gamma: this.gamma,
