@@ -21,7 +21,7 @@ export const EPISODIC_PROTOCOL = { alpha: 0.5, top_k_primary: 3, stored_C: 0.5 }
 export interface EpisodicRun {
   /** `runs.<embedder>` of the results file. */
   run: Record<string, unknown>;
-  /** Per strategy: the rankings JSONL text and the official evaluator's report text. */
+  /** Per strategy (the paper's, then the extended set): the rankings JSONL text and the official evaluator's report text. */
   outputs: { strategy: RetrievalStrategy; jsonl: Uint8Array; official: string }[];
   /** `runs.<embedder>` of the extended results file: every strategy of the extended set, overall. */
   extended: Record<string, unknown>;
@@ -59,7 +59,8 @@ export function probeTargets(corpus: EpisodicCorpus): Int32Array {
  * gate's firing fraction on reflective probes, bootstrap CIs, full rankings and official reports.
  * `label` names the progress bar only: the bootstrap streams depend on the seed, embedder and group,
  * so any corpus with EpiRec's content gets exactly Exp. 6's numbers. The extended strategies rank
- * the same stores for the same probes; `run` and `outputs` keep only the paper's strategies.
+ * the same stores for the same probes; `run` keeps only the paper's strategies, `outputs` (rankings and
+ * official reports) has every strategy's.
  */
 export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, spec: BootstrapSpec, label: string): Promise<EpisodicRun> {
   const analyzer = new LexiconAnalyzer();
@@ -71,8 +72,8 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ persona: p.id, episode: e, probe: q }))));
   const n = probes.length;
   const rank = strats.map(() => new Int32Array(n)); // 1-based target rank per probe
-  const writers = paper.map(() => new RankingsWriter());
-  const ranked: string[][][] = paper.map(() => []);
+  const writers = strats.map(() => new RankingsWriter()); // every strategy's rankings and official report, the extended set's too
+  const ranked: string[][][] = strats.map(() => []);
   let rankedMemories = 0;
   const progress = new Progress(`${label} (${embedder.name}): ranking`, { total: n });
   const stores = corpus.personas.map((persona) => personaGroup(persona, EPISODIC_PROTOCOL.stored_C, corpus.referenceNowMs, vectors, (text) => analyzer.analyzeSync(text), (text) => analyzer.analyzeSync(text).intensity));
@@ -91,7 +92,6 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
       ranking(pi, si, order, g) {
         rank[si]![pi] = rankOf(order, targets[pi]!);
         rankedMemories += order.length;
-        if (si >= paper.length) return; // rankings files and official reports: the paper's strategies only
         ranked[si]!.push(Array.from(order, (i) => ids[g]![i]!));
         writers[si]!.line(prefix, order, idBytes[g]!);
       },
@@ -152,7 +152,8 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
     entry.ci95 = ci95[si];
     if (Object.keys(paired[si]!).length > 0) entry.paired_vs_similarity = paired[si];
     results[s.key] = entry;
-
+  });
+  strats.forEach((s, si) => {
     const jsonl = writers[si]!.bytes();
     const rankingMap = new Map(probes.map((p, i) => [p.probe.id, ranked[si]![i]!]));
     const official = formatOfficialReport(evaluateRankings(corpus, rankingMap, { benchmark: corpus.name, dataSha256: corpus.sha256 }));

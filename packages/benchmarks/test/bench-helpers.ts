@@ -20,6 +20,12 @@ const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 /** Strategy slugs in registry order (file names of rankings and official reports). */
 export const SLUGS = ["recency-only", "similarity-only", "salience-only", "fused_persode", "gated_persode"] as const;
 
+/** Slugs of the extended ("beyond the paper") strategies, which rank the same stores and write rankings too. */
+const EXTENDED_SLUGS = ["bm25", "rrf", "combsum", "generative_agents", "memorybank", "mmr", "gated_hybrid"] as const;
+
+/** Every strategy whose rankings a run writes: the paper's five, then the extended set. */
+export const ALL_SLUGS = [...SLUGS, ...EXTENDED_SLUGS] as const;
+
 /** Strategy keys in registry order (keys of `runs.<embedder>.strategies`). */
 export const STRATEGY_KEYS = ["recency-only", "similarity-only", "salience-only", "fused (Persode)", "gated (Persode)"] as const;
 

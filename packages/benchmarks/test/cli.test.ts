@@ -11,6 +11,7 @@ import { EPIREC, LOCOMO, LOCOMO_AUDIT, loadLocomo, loadLocomoAudit } from "@pers
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EPIREC_FIXTURES,
+  ALL_SLUGS,
   SLUGS,
   STRATEGY_KEYS,
   compareToReference,
@@ -206,7 +207,7 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
       "exp5_locomo.json",
       "exp5_locomo_audited.json",
       "exp5_locomo_extended.json",
-      ...SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
+      ...ALL_SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
       "timings.json",
     ]);
   });
@@ -374,7 +375,7 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
     expect(listFiles(out)).toEqual([
       "exp6_epirec.json",
       "exp6_epirec_extended.json",
-      ...SLUGS.flatMap((s) => [`exp6_epirec_rankings/hashing_${s}.jsonl`, `exp6_epirec_rankings/hashing_${s}.official.json`]).sort(),
+      ...ALL_SLUGS.flatMap((s) => [`exp6_epirec_rankings/hashing_${s}.jsonl`, `exp6_epirec_rankings/hashing_${s}.official.json`]).sort(),
       "timings.json",
     ]);
   });

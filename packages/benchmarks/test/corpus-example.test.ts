@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashingEmbedder, registerEmbedder } from "@persode/core";
 import { pyRound } from "@persode/util";
 import { listTree, runBench, type CliRun } from "./corpus-cli.js";
+import { ALL_SLUGS } from "./bench-helpers.js";
 
 const EXAMPLE = fileURLToPath(new URL("../../datasets/examples/journal/", import.meta.url));
 const EPISODES = join(EXAMPLE, "episodes.csv");
@@ -78,7 +79,7 @@ describe("pnpm bench corpus on the example journal corpus", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('corpus "episodes": 3 personas, 17 episodes, 45 probes');
     expect(listTree(out)).toEqual(
-      ["corpus_episodes.json", "corpus_episodes_extended.json", "corpus_episodes_rankings", ...Object.values(SLUGS).flatMap((s) => [`corpus_episodes_rankings/hashing_${s}.jsonl`, `corpus_episodes_rankings/hashing_${s}.official.json`])].sort(),
+      ["corpus_episodes.json", "corpus_episodes_extended.json", "corpus_episodes_rankings", ...ALL_SLUGS.flatMap((s) => [`corpus_episodes_rankings/hashing_${s}.jsonl`, `corpus_episodes_rankings/hashing_${s}.official.json`])].sort(),
     );
     expect(results.warnings).toEqual([]);
   });

@@ -107,7 +107,7 @@ export interface Exp5Hooks {
 /** Exp. 5 output: the results object for one embedder plus every full ranking. */
 export interface Exp5Run {
   run: Record<string, unknown>;
-  /** Per strategy, the rankings JSONL file as bytes. */
+  /** Per strategy (the paper's, then the extended set), the rankings JSONL file as bytes. */
   rankings: { strategy: RetrievalStrategy; jsonl: Uint8Array }[];
   /** `runs.<embedder>` of the extended results file: every strategy of the extended set. */
   extended: Record<string, unknown>;
@@ -138,7 +138,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     h10: new Float64Array(n),
     mrr: new Float64Array(n),
   }));
-  const writers = paper.map(() => new RankingsWriter());
+  const writers = strats.map(() => new RankingsWriter()); // every strategy's rankings, the extended set's too
   const stores = data.conversations.map((conv) => conversationStore(conv, (text) => analyzer.analyzeSync(text), vectors));
   // Each store is asked its included questions, then any extra ones (hooks), which are not scored.
   const asked: LocomoQuestion[] = [];
@@ -175,7 +175,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
           sc.h5[qi] = m.hit[0]!;
           sc.h10[qi] = m.hit[1]!;
           sc.mrr[qi] = m.rr;
-          writers[si]?.line(prefix, order, idBytes[c]!);
+          writers[si]!.line(prefix, order, idBytes[c]!);
           rankedMemories += order.length;
         }
         hooks.onRanking?.(q, strats[si]!, order, stores[c]!.diaIds);
@@ -221,7 +221,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       gate: { rule: libraryGate("analyzer").rule, fused_fraction: r4(mean(fires)) },
       strategies: out,
     },
-    rankings: paper.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes() })),
+    rankings: strats.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes() })),
     extended: {
       strategies: extendedStrategyResults(
         strats.map((s, si) => {
