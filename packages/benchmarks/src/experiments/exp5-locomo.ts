@@ -1,4 +1,4 @@
-import { LexiconAnalyzer, extendedStrategies, strategies, type Embedder, type MemoryInit, type RetrievalStrategy } from "@persode/core";
+import { LexiconAnalyzer, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder, type MemoryInit, type RetrievalStrategy } from "@persode/core";
 import { LOCOMO_CATEGORY_NAMES, type LocomoConversation, type LocomoDataset } from "@persode/datasets";
 import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
@@ -242,7 +242,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
 export const EXP5_PROTOCOL = {
   note: "pre-registered: memory construction, strategies, metrics and QA inclusion rules were fixed before any result was computed; scorer and fusion use the shipped defaults; the adversarial category is excluded a priori (unanswerable by design)",
   gate_provenance:
-    "the gated strategy was ADDED after the first run showed that ungated fusion costs recall on factual QA; its rule (analyzer E >= 0.6, the library's existing significance threshold) was fixed before it was evaluated and was not tuned on LoCoMo",
+    `the gated strategy was ADDED after the first run showed that ungated fusion costs recall on factual QA; its rule (analyzer E >= ${SIGNIFICANCE_THRESHOLD}, the library's existing significance threshold) was fixed before it was evaluated and was not tuned on LoCoMo`,
   alpha: 0.5,
   top_ks: [5, 10],
   primary_k: 5,

@@ -1,6 +1,7 @@
 import { descendingOrder } from "../ranking.js";
 import { combSumScores } from "./combsum.js";
-import { gateAlpha } from "./gated.js";
+import { SIGNIFICANCE_THRESHOLD } from "../analyzer.js";
+import { GATE_FUSED_ALPHA, gateAlpha } from "./gated.js";
 import type { RetrievalStrategy } from "./strategy.js";
 
 /**
@@ -13,7 +14,7 @@ import type { RetrievalStrategy } from "./strategy.js";
 export const gatedHybrid: RetrievalStrategy = {
   key: "gated hybrid (Persode gate)",
   slug: "gated_hybrid",
-  description: "CombSUM(BM25, cosine) fused with salience (α = 0.5) iff analyzer E(query) ≥ 0.6",
+  description: `CombSUM(BM25, cosine) fused with salience (α = ${GATE_FUSED_ALPHA}) iff analyzer E(query) ≥ ${SIGNIFICANCE_THRESHOLD}`,
   rank: (ctx) => {
     const h = combSumScores(ctx);
     const alpha = gateAlpha(ctx.queryIntensity());

@@ -26,7 +26,7 @@ export function gateFires(queryIntensity: number, opts: GateOptions = {}): boole
 export const gated: RetrievalStrategy = {
   key: "gated (Persode)",
   slug: "gated_persode",
-  description: "fusion (α = 0.5) iff analyzer E(query) ≥ 0.6, else similarity only",
+  description: `fusion (α = ${GATE_FUSED_ALPHA}) iff analyzer E(query) ≥ ${SIGNIFICANCE_THRESHOLD}, else similarity only`,
   rank: (ctx) => ctx.fusedOrder(gateAlpha(ctx.queryIntensity()), true),
   fusion: (ctx) => ({ alpha: gateAlpha(ctx.queryIntensity()), useQueryRelevance: true }),
 };
