@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { BUILTIN_STRATEGIES, GATE_FUSED_ALPHA, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder } from "@persode/core";
 import { gateRecord, type EmbedderRecord, type GateRecord, type GateSource, type ResultMeta, type StrategyRecord } from "@persode/results";
-import { explainWriteError, writeFileAtomic } from "@persode/util";
+import { writeFileAtomicExplained } from "@persode/util";
 
 /** Package identity recorded in every results file. */
 const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
@@ -13,16 +13,10 @@ export const DEFAULT_SEED = 20260713;
 export const DEFAULT_SAMPLES = 2000;
 
 /**
- * Write a results file atomically (temp file + rename): never a partial file. A write the file
- * system refuses (a file or folder in the way, no permission) is a WriteError naming the path and the fix.
+ * Write a file atomically (temp file + rename): never a partial file. A write the file system refuses
+ * (a file or folder in the way, no permission) is a WriteError naming the path and the fix.
  */
-export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  try {
-    await writeFileAtomic(path, data);
-  } catch (e) {
-    throw explainWriteError(path, e);
-  }
-}
+export const writeAtomic = writeFileAtomicExplained;
 
 /** Read a previous results file if it exists and parses (for merging runs of other embedders). */
 export async function readPrevious(path: string): Promise<Record<string, unknown> | undefined> {

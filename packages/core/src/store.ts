@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DAY_MS, describe, explainWriteError, writeFileAtomic } from "@persode/util";
+import { DAY_MS, describe, writeFileAtomicExplained } from "@persode/util";
 import type { Embedder } from "./embedders/embedder.js";
 import { blasNorm } from "./embedders/blas-dot.js";
 import { HashingEmbedder } from "./embedders/hashing.js";
@@ -264,10 +264,8 @@ export class MemoryStore {
     const data = JSON.stringify(this.toJSON());
     const key = resolve(path);
     const previous = pendingSaves.get(key) ?? Promise.resolve();
-    const done = previous.then(
-      () => writeFileAtomic(path, data).catch((e: unknown) => Promise.reject(explainWriteError(path, e))),
-      () => writeFileAtomic(path, data).catch((e: unknown) => Promise.reject(explainWriteError(path, e))),
-    );
+    const write = () => writeFileAtomicExplained(path, data);
+    const done = previous.then(write, write); // after the previous save to this path, whether it succeeded or not
     pendingSaves.set(key, done);
     const forget = () => {
       if (pendingSaves.get(key) === done) pendingSaves.delete(key);

@@ -1,5 +1,5 @@
 /** Writing a results file: check its envelope, serialize byte-stably, replace atomically (never a partial or malformed file). */
-import { explainWriteError, writeFileAtomic } from "@persode/util";
+import { writeFileAtomicExplained } from "@persode/util";
 import type { DocumentTypes } from "./documents.js";
 import { envelopeProblems, type DocumentKind } from "./envelope.js";
 
@@ -23,9 +23,5 @@ export async function writeResultFile<K extends DocumentKind>(path: string, kind
   if (problems.length > 0) {
     throw new ResultsFormatError(`refusing to write ${path}: it is not a well-formed ${kind} results file (${problems.join("; ")}); ${path} was left unchanged. This is a bug in the runner that built it.`);
   }
-  try {
-    await writeFileAtomic(path, format(doc));
-  } catch (e) {
-    throw explainWriteError(path, e);
-  }
+  await writeFileAtomicExplained(path, format(doc));
 }

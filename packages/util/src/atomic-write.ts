@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { explainWriteError } from "./write-error.js";
 
 /**
  * Write a file atomically: the bytes go to a fresh temporary file beside the target, which is then
@@ -16,5 +17,17 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => undefined);
     throw e;
+  }
+}
+
+/**
+ * writeFileAtomic, with a write the file system refuses (a file or folder in the way, no permission, a
+ * full disk) turned into a WriteError naming the path and the fix (explainWriteError).
+ */
+export async function writeFileAtomicExplained(path: string, data: string | Uint8Array): Promise<void> {
+  try {
+    await writeFileAtomic(path, data);
+  } catch (e) {
+    throw explainWriteError(path, e);
   }
 }

@@ -3,7 +3,7 @@ export { DAY_MS, MAX_TIMER_MS, requireTimerMs } from "./time.js";
 export { parseIsoInstant, parseIsoDateTime, type IsoParse } from "./iso.js";
 export { pyRound } from "./round.js";
 export { describe } from "./describe.js";
-export { writeFileAtomic } from "./atomic-write.js";
+export { writeFileAtomic, writeFileAtomicExplained } from "./atomic-write.js";
 export { parseEnvFlag, offlineFromEnv } from "./env-flag.js";
 export { persodeCacheDir } from "./paths.js";
 export { Progress, type ProgressOptions, type ProgressUnit } from "./progress.js";
