@@ -145,16 +145,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const seed = intOption(values.seed, "seed", DEFAULT_SEED);
     const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
     // Everything is written into a staging copy of `out` and published together at the end.
-    const staged = StagedResults.begin(out);
-    try {
-      await runExperiments(selected, staged, { target, names, values, seed, samples }, hooks);
-    } catch (e) {
-      // name the user's folder, not its staging copy, in the message
-      if (e instanceof Error) e.message = e.message.split(staged.dir).join(out);
-      throw e;
-    } finally {
-      staged.discard();
-    }
+    await StagedResults.within(out, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
     return 0;
   } catch (e) {
     const err = e as Error;

@@ -48,22 +48,15 @@ export async function runCorpusCommand(values: Values): Promise<number> {
 
   // Nothing is written until everything has been computed; the files then go into a staging copy of
   // `out` that is published whole, so a failure or an interrupt leaves `out` exactly as it was.
-  const staged = StagedResults.begin(out);
-  try {
-    await writeCorpusFiles(staged.dir, { corpus, slug, key, embedder, seed, samples, r, episodes, probes });
-    staged.publish();
-  } catch (e) {
-    // name the user's folder, not its staging copy, in the message
-    if (e instanceof Error) e.message = e.message.split(staged.dir).join(out);
-    throw e;
-  } finally {
-    staged.discard();
-  }
   const names = corpusFiles(slug);
+  const counts = corpusCounts(corpus);
+  await StagedResults.within(out, async (staged) => {
+    await writeCorpusFiles(staged.dir, { corpus, names, counts, key, embedder, seed, samples, r, episodes, probes });
+    staged.publish();
+  });
   const path = join(out, names.results);
   const extFile = names.extended;
   const seconds = (performance.now() - t0) / 1000;
-  const counts = corpusCounts(corpus);
   const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
   const w = Math.max(...Object.keys(strategies).map((k) => k.length));
   const lines = [`corpus "${corpus.name}": ${counts.personas} personas, ${counts.episodes} episodes, ${counts.probes} probes (${seconds.toFixed(2)} s, ${key})`];
@@ -88,7 +81,8 @@ export async function runCorpusCommand(values: Values): Promise<number> {
 /** What `writeCorpusFiles` writes: the corpus, its run and how it was made. */
 interface CorpusRun {
   corpus: Awaited<ReturnType<typeof loadCsvCorpus>>;
-  slug: string;
+  names: ReturnType<typeof corpusFiles>;
+  counts: ReturnType<typeof corpusCounts>;
   key: string;
   embedder: Awaited<ReturnType<typeof buildEmbedder>>["embedder"];
   seed: number;
@@ -99,8 +93,7 @@ interface CorpusRun {
 }
 
 /** Write the corpus's results, extended results and rankings into `out` (a staging folder), merging runs of other embedders. */
-async function writeCorpusFiles(out: string, { corpus, slug, key, embedder, seed, samples, r, episodes, probes }: CorpusRun): Promise<void> {
-  const names = corpusFiles(slug);
+async function writeCorpusFiles(out: string, { corpus, names, counts, key, embedder, seed, samples, r, episodes, probes }: CorpusRun): Promise<void> {
   const file = names.results;
   const path = join(out, file);
   const { runs, strategies: records } = await runsAfter(path, corpus.sha256, { seed, samples }, key, embedder, r.run);
@@ -109,7 +102,6 @@ async function writeCorpusFiles(out: string, { corpus, slug, key, embedder, seed
     await writeAtomic(`${base}.jsonl`, o.jsonl);
     await writeAtomic(`${base}.official.json`, o.official);
   }
-  const counts = corpusCounts(corpus);
   await writeResultFile(path, "corpus", {
     benchmark: { name: corpus.name, files: { episodes: basename(episodes), probes: basename(probes) }, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
     protocol: { note: "the Exp. 6 (EpiRec) protocol: one store per persona, analyzer E, every registered strategy; authored labels never enter retrieval", ...EPISODIC_PROTOCOL },

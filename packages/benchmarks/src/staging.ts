@@ -56,6 +56,22 @@ export class StagedResults {
     return staged;
   }
 
+  /**
+   * Stage `out`, run `work` on the staging folder (it publishes when it is done) and discard whatever was not
+   * published, however `work` ends; an error's message names `out`, not its staging copy.
+   */
+  static async within<T>(out: string, work: (staged: StagedResults) => Promise<T>): Promise<T> {
+    const staged = StagedResults.begin(out);
+    try {
+      return await work(staged);
+    } catch (e) {
+      if (e instanceof Error) e.message = e.message.split(staged.dir).join(out);
+      throw e;
+    } finally {
+      staged.discard();
+    }
+  }
+
   /** A path beside `target` to stage a file for it (renamed over `target` by publish()). */
   stageFileFor(target: string): string {
     const from = `${target}.staging-${process.pid}`;
