@@ -76,7 +76,7 @@ export async function runsAfter<R extends object>(
   const previous = mergeablePrevious(await readPrevious(path), dataSha256, bootstrap);
   // The earlier runs come from a file of the same kind and data (mergeablePrevious), so they share the run's shape.
   const runs = mergeRuns(previous, embedderName, { embedder: describeEmbedder(embedder), ...run }) as Record<string, R & { embedder: EmbedderRecord }>;
-  return { runs, strategies: strategyRecordsFor(strategyKeysOfRuns(runs), previousStrategyRecords(previous)) };
+  return { runs, strategies: strategyRecordsOfRuns(runs, previous) };
 }
 
 /**
@@ -103,18 +103,16 @@ export function strategyRecordsFor(keys: readonly string[], previous: readonly S
   });
 }
 
-/** Strategy keys of every run's `strategies` table, in first-appearance order (runs in file order). */
-export function strategyKeysOfRuns(runs: Record<string, unknown>): string[] {
+/**
+ * The records of every strategy in the runs' `strategies` tables, in first-appearance order (runs in file
+ * order), for a file whose earlier runs came from `previous` (merged by mergeRuns).
+ */
+export function strategyRecordsOfRuns(runs: Record<string, unknown>, previous: Record<string, unknown> | undefined): StrategyRecord[] {
   const keys: string[] = [];
   for (const run of Object.values(runs)) {
     for (const k of Object.keys(((run as { strategies?: Record<string, unknown> }).strategies ?? {}))) if (!keys.includes(k)) keys.push(k);
   }
-  return keys;
-}
-
-/** The strategy records of a previous results file (none when it has none). */
-export function previousStrategyRecords(previous: Record<string, unknown> | undefined): StrategyRecord[] {
-  return ((previous?.meta as { strategies?: StrategyRecord[] } | undefined)?.strategies ?? []);
+  return strategyRecordsFor(keys, (previous?.meta as { strategies?: StrategyRecord[] } | undefined)?.strategies ?? []);
 }
 
 /** The emotion gate as every results file records it, from the library's one threshold and the gate's fusion weight (docs/spec.md §5). */

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile, type AuditedFile } from "@persode/results";
-import { describeEmbedder, meta, mergeRuns, mergeablePrevious, previousStrategyRecords, readPrevious, runsAfter, strategyKeysOfRuns, strategyRecordsFor, writeAtomic } from "../results.js";
+import { describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, strategyRecordsOfRuns, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
@@ -30,8 +30,9 @@ export const exp5: Experiment = {
     const auditPath = join(ctx.out, auditFile);
     const previousAudit = mergeablePrevious(await readPrevious(auditPath), data.sha256, ctx);
     const sameAudit = (previousAudit?.benchmark as { audit?: { data_sha256?: unknown } } | undefined)?.audit?.data_sha256 === audit.sha256;
-    const auditRuns = mergeRuns(sameAudit ? previousAudit : undefined, ctx.embedderName, { embedder: describeEmbedder(embedder), ...audited }) as AuditedFile["runs"];
-    const auditRecords = strategyRecordsFor(strategyKeysOfRuns(auditRuns), previousStrategyRecords(sameAudit ? previousAudit : undefined));
+    const keptAudit = sameAudit ? previousAudit : undefined;
+    const auditRuns = mergeRuns(keptAudit, ctx.embedderName, { embedder: describeEmbedder(embedder), ...audited }) as AuditedFile["runs"];
+    const auditRecords = strategyRecordsOfRuns(auditRuns, keptAudit);
     const files = [file, auditFile];
     for (const { strategy, jsonl } of r.rankings) {
       const f = join(rankingsDir("exp5"), `${rankingsStem(ctx.embedderName, strategy.slug)}.jsonl`);
