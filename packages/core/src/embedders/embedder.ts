@@ -36,9 +36,12 @@ export interface EmbedderModel {
  * float semantics (see blas-dot.ts) so rankings reproduce the reference bit for bit.
  */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return cosineWithNorms(a, b, blasNorm(a), blasNorm(b));
+}
+
+/** `cosine(a, b)` given the norms `na` = ‖a‖ and `nb` = ‖b‖ already computed (for a vector compared many times). */
+export function cosineWithNorms(a: ArrayLike<number>, b: ArrayLike<number>, na: number, nb: number): number {
   if (a.length !== b.length) throw new RangeError(`cosine: dimension mismatch (${a.length} vs ${b.length})`);
-  const na = blasNorm(a);
-  const nb = blasNorm(b);
   if (na === 0 || nb === 0) return 0;
   return blasDot(a, b) / (na * nb);
 }

@@ -5,8 +5,8 @@
  * percentile among reference sentences (EmoBank train text, labels unused); valence is the nearer
  * of the positive, negative and neutral exemplar sets.
  */
-import { blasDot, blasNorm } from "../embedders/blas-dot.js";
-import type { Embedder } from "../embedders/embedder.js";
+import { blasNorm } from "../embedders/blas-dot.js";
+import { cosineWithNorms, type Embedder } from "../embedders/embedder.js";
 import { calibrate, quantilesOf } from "./calibration.js";
 import type { EmotionEstimate, EmotionEstimator } from "./estimator.js";
 
@@ -49,17 +49,16 @@ export const EMOTION_EXEMPLARS: Readonly<Record<"positive" | "negative" | "neutr
 const exemplarNorms = new WeakMap<Float64Array, number>();
 
 /**
- * Mean cosine of `v` to a set of exemplars: exactly `cosine(v, u)` for each (the same norms and dot), with
- * v's norm taken once and each exemplar's norm cached, instead of both norms again for every pair.
+ * Mean cosine of `v` to a set of exemplars: exactly `cosine(v, u)` for each, with v's norm taken once and
+ * each exemplar's norm cached, instead of both norms again for every pair.
  */
 function meanCosine(v: Float64Array, set: readonly Float64Array[]): number {
   const nv = blasNorm(v);
   let s = 0;
   for (const u of set) {
-    if (u.length !== v.length) throw new RangeError(`cosine: dimension mismatch (${v.length} vs ${u.length})`);
     let nu = exemplarNorms.get(u);
     if (nu === undefined) exemplarNorms.set(u, (nu = blasNorm(u)));
-    s += nv === 0 || nu === 0 ? 0 : blasDot(v, u) / (nv * nu);
+    s += cosineWithNorms(v, u, nv, nu);
   }
   return s / set.length;
 }
