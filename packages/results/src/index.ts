@@ -61,6 +61,7 @@ export {
   strategyRecordsOf,
   strategyRecordOf,
   orderedStrategies,
+  orderedStrategyRecords,
   strategySlugOf,
   type ResultDoc,
   type ResultSet,

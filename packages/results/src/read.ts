@@ -159,9 +159,14 @@ export function strategyRecordOf(doc: ResultDoc, key: string): StrategyRecord {
   return r;
 }
 
+/** The records of `keys` (strategies of one table), in the document's presentation order. */
+export function orderedStrategyRecords(doc: ResultDoc, keys: readonly string[]): StrategyRecord[] {
+  return keys.map((k) => strategyRecordOf(doc, k)).sort((a, b) => a.order - b.order);
+}
+
 /** `keys` (strategies of one table) in the document's presentation order. */
 export function orderedStrategies(doc: ResultDoc, keys: readonly string[]): string[] {
-  return [...keys].sort((a, b) => strategyRecordOf(doc, a).order - strategyRecordOf(doc, b).order);
+  return orderedStrategyRecords(doc, keys).map((r) => r.key);
 }
 
 /** The strategy's own slug as the document records it (rankings file names, manifest ids). */

@@ -1,6 +1,6 @@
 /** Exp. 5 on audited evidence: recall per strategy on the original and the audited gold, and their paired difference, one panel per embedder. */
 import { fixed } from "../format.js";
-import { getKeys, getNumber, orderedStrategies, strategyRecordOf, type ResultDoc } from "@persode/results";
+import { getKeys, getNumber, orderedStrategies, orderedStrategyRecords, type ResultDoc } from "@persode/results";
 import { embedderName } from "../style.js";
 import { embeddersOf } from "../sections/common.js";
 import { EXP5_AUDIT_METRICS } from "../sections/exp5-audit.js";
@@ -11,7 +11,7 @@ const GOLD_LABELS = { original: "original gold", audited: "audited gold" } as co
 /** Build the audited-gold figures: original vs audited recall@5 with CIs, and the paired differences. */
 export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
   const embedders = embeddersOf(doc);
-  const strategies = orderedStrategies(doc, [...new Set(embedders.flatMap((e) => getKeys(doc, ["runs", e, "strategies"])))]).map((k) => strategyRecordOf(doc, k));
+  const strategies = orderedStrategyRecords(doc, [...new Set(embedders.flatMap((e) => getKeys(doc, ["runs", e, "strategies"])))]);
   const panels: string[] = [];
   const points: Array<{ panel: string; strategy: string; gold: string; value: number; lo: number; hi: number }> = [];
   const paired: PairedDiff[] = [];

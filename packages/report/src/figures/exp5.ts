@@ -1,6 +1,6 @@
 /** Exp. 5 figures: LoCoMo strategy comparison with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp. 5). */
 import { fixed } from "../format.js";
-import { getKeys, getNumber, orderedStrategies, strategyRecordOf, type ResultDoc, type StrategyRecord } from "@persode/results";
+import { getKeys, getNumber, orderedStrategies, orderedStrategyRecords, type ResultDoc, type StrategyRecord } from "@persode/results";
 import { embedderName } from "../style.js";
 import { embeddersOf } from "../sections/common.js";
 import { EXP5_METRICS } from "../sections/exp5.js";
@@ -10,7 +10,7 @@ import { barAndPairedDiff, groupedBarsWithCi, pairedDiffPlot, topLevel, type CiB
 export function allStrategies(doc: ResultDoc): StrategyRecord[] {
   const keys: string[] = [];
   for (const emb of embeddersOf(doc)) for (const k of getKeys(doc, ["runs", emb, "strategies"])) if (!keys.includes(k)) keys.push(k);
-  return orderedStrategies(doc, keys).map((k) => strategyRecordOf(doc, k));
+  return orderedStrategyRecords(doc, keys);
 }
 
 /** Build the Exp. 5 figure specs (the paired figure only when the results carry paired differences). */
