@@ -39,11 +39,6 @@ interface ProbeOutcome {
 }
 
 /**
- * Exp. 3 — salience-aware retrieval on the hand-labelled scenario (paper §4.2): every strategy ranks
- * the whole fresh store for each probe, in vague and plain phrasings; plus an α sweep and the
- * salience-prioritisation check on identical texts.
- */
-/**
  * The α range over which long-term emotional recall stays at its maximum in the sweep: the contiguous run
  * of sweep points at the maximum that contains the pre-registered α (else the first such run).
  * @internal exported for tests only: test/findings.test.ts checks the rule on hand-made sweeps.
@@ -61,6 +56,11 @@ export function longTermPlateau(curve: readonly { alpha: number; long_term_recal
   return { from_alpha: curve[from]!.alpha, to_alpha: curve[to]!.alpha, long_term_recall: max };
 }
 
+/**
+ * Exp. 3 — salience-aware retrieval on the hand-labelled scenario (paper §4.2): every strategy ranks
+ * the whole fresh store for each probe, in vague and plain phrasings; plus an α sweep and the
+ * salience-prioritisation check on identical texts.
+ */
 export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<Omit<Exp3File, "meta">> {
   const topK = EXP3_PROTOCOL.top_k;
   const nowMs = toEpochMs(scenario.reference_now);

@@ -14,9 +14,6 @@ import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, w
 import { libraryGate, meta, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 
-/** Results file of Exp. 7, its per-probe companion and the fitted EmoBank model's file name. */
-const EXP7_FILE = RESULT_FILES.exp7;
-
 /** Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per estimator. */
 function memoized(est: EmotionEstimator): EmotionEstimator {
   const cache = new Map<string, EmotionEstimate>();
@@ -207,7 +204,7 @@ export const exp7: Experiment = {
         locomo_temporal_fusion: fusionAgainstSimilarity(locomoRun.retrieval, estimators, "temporal"),
       },
     };
-    const path = join(ctx.out, EXP7_FILE);
+    const path = join(ctx.out, RESULT_FILES.exp7);
     const { runs } = await runsAfter(path, dataSha, ctx, ctx.embedderName, embedder, run);
     const counts = corpusCounts(corpus);
     const benchmark = {
@@ -258,6 +255,6 @@ export const exp7: Experiment = {
         `ρ(band) ${q.epirec_episodes.spearman_band.value} · AUC ${q.epirec_probes.auc_reflective.value} · reflective recall@3 fused ${fusedR.r3} gated ${gatedR.r3} (similarity ${retrieval[BASELINE]!.reflective!.r3})`,
       ];
     });
-    return { files: [EXP7_FILE, EXP7_PER_ITEM_FILE, modelFile], summary, counters: { probes: table.probeIds.length, estimators: estimators.length } };
+    return { files: [RESULT_FILES.exp7, EXP7_PER_ITEM_FILE, modelFile], summary, counters: { probes: table.probeIds.length, estimators: estimators.length } };
   },
 };

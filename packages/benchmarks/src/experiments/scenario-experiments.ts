@@ -7,7 +7,6 @@ import { runExp2 } from "./exp2-scoring.js";
 import { runExp3 } from "./exp3-retrieval.js";
 import type { Experiment } from "./experiment.js";
 
-
 export const exp1: Experiment = {
   id: "exp1",
   aliases: ["forgetting"],
@@ -17,7 +16,7 @@ export const exp1: Experiment = {
     const r = runExp1(loadScenario());
     const file = RESULT_FILES.exp1;
     await writeResultFile(join(ctx.out, file), "exp1", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) });
-    const s = r.strength_at_30_days as Record<string, number>;
+    const s = r.strength_at_30_days;
     return {
       files: [file],
       summary: [
@@ -38,7 +37,7 @@ export const exp2: Experiment = {
     const r = runExp2(loadScenario());
     const file = RESULT_FILES.exp2;
     await writeResultFile(join(ctx.out, file), "exp2", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) });
-    const f = r.focus as { event: string; rank_by_weighting: Record<string, number>; ratio_emotion_heavy_vs_balanced: number };
+    const f = r.focus;
     return {
       files: [file],
       summary: [[`"${f.event}" rank by weighting`, Object.entries(f.rank_by_weighting).map(([k, v]) => `${k}: ${v}`).join(", ") + ` (S ×${f.ratio_emotion_heavy_vs_balanced} emotion-heavy vs balanced)`]],
