@@ -4,7 +4,7 @@ import { Progress, pyRound } from "@persode/util";
 import { embedDistinct } from "./embed.js";
 import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { mean, rankOf } from "./metrics.js";
-import { RankingsWriter } from "./rankings-writer.js";
+import { RankingsWriter, lineEnd } from "./rankings-writer.js";
 import { rankGroups, type RankingGroup } from "./ranking-loop.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
@@ -89,11 +89,11 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
       query(pi, g) {
         prefix = `{"persona_id": ${JSON.stringify(corpus.personas[g]!.id)}, "probe_id": ${JSON.stringify(probes[pi]!.probe.id)}, "ranked_episode_ids": `;
       },
-      ranking(pi, si, order, g) {
+      ranking(pi, si, order, g, nearTies) {
         rank[si]![pi] = rankOf(order, targets[pi]!);
         rankedMemories += order.length;
         ranked[si]!.push(Array.from(order, (i) => ids[g]![i]!));
-        writers[si]!.line(prefix, order, idBytes[g]!);
+        writers[si]!.line(prefix, order, idBytes[g]!, lineEnd(nearTies));
       },
     },
     progress,

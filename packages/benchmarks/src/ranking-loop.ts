@@ -31,8 +31,12 @@ export interface RankingGroup {
 export interface RankingVisitor {
   /** Called once per query before its rankings (e.g. to prepare its gold set, or keep `ctx.similarity()` for a later pass). */
   query?(qi: number, group: number, ctx: RankingContext): void;
-  /** Strategy `si`'s order for query `qi` (memory indices, best first); shared across a group's queries for query-independent strategies, so never mutate it. */
-  ranking(qi: number, si: number, order: Int32Array, group: number): void;
+  /**
+   * Strategy `si`'s order for query `qi` (memory indices, best first); shared across a group's queries for
+   * query-independent strategies, so never mutate it. `nearTies`: the positions p where ranks p and p + 1
+   * scored within the store's tie threshold (model vectors only; docs/reproducibility.md), else undefined.
+   */
+  ranking(qi: number, si: number, order: Int32Array, group: number, nearTies?: Int32Array): void;
 }
 
 /**
@@ -62,7 +66,7 @@ export function rankGroups(groups: readonly RankingGroup[], embedder: Embedder, 
           order = rankChecked(s, ctx);
           if (s.queryIndependent) staticOrders[si] = order;
         }
-        visitor.ranking(qi, si, order, gi);
+        visitor.ranking(qi, si, order, gi, ctx.nearTies(order));
       }
       qi++;
       progress?.tick();

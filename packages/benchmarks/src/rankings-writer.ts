@@ -73,6 +73,15 @@ export class RankingsWriter {
   }
 }
 
+/**
+ * The end of a rankings line: `}`, or `, "near_ties": [p, …]}` when some adjacent ranks of a model run scored
+ * within the tie threshold, so the results checker accepts a CPU's reordering there and nowhere else
+ * (docs/reproducibility.md). Exact runs never have near-ties recorded, so their lines are unchanged.
+ */
+export function lineEnd(nearTies: Int32Array | undefined): string {
+  return nearTies && nearTies.length > 0 ? `, "near_ties": [${Array.from(nearTies).join(", ")}]}` : "}";
+}
+
 /** A store's ids as JSON-string bytes: id i is pool[start[i] .. start[i + 1]). */
 export interface EncodedIds {
   pool: Uint8Array;

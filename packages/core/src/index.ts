@@ -55,7 +55,7 @@ export { createEmbedder, registerEmbedder, embedderNames, type EmbedderFactory, 
 
 // Store and retrieval (§5)
 /** What a strategy ranks with: the store's typed columns and lazily computed similarity, salience and fused orders. */
-export { RankingContext, descendingOrder, type StoreColumns, type RankingQuery, type RankingParams } from "./ranking.js";
+export { NEAR_TIE_EPSILON, RankingContext, descendingOrder, nearTiePositions, type StoreColumns, type RankingQuery, type RankingParams } from "./ranking.js";
 /** The Memory Selection Block: add, retrieve with a strategy, reinforce, save and load. */
 export { MemoryStore, type MemoryStoreOptions, type RetrieveOptions, type RetrievalResult } from "./store.js";
 /** A retrieval strategy: key, file-name slug and a full ranking of the store. */
@@ -170,6 +170,7 @@ export {
   EMOBANK_MODEL_LICENSE,
   type EmoBankExample,
   type EmoBankModel,
+  type EmoBankFitOptions,
 } from "./estimators/emobank.js";
 /** Zero-shot E from embedder cosine to emotion-exemplar sentences written for this project. */
 export { EMOTION_EXEMPLARS, prototypeSpace, prototypeScore, prototypeCalibration, prototypeEstimator, type PrototypeSpace } from "./estimators/prototype.js";

@@ -45,7 +45,19 @@ export interface RankingParams {
   lambda: number;
   /** The store's default similarity weight α (0.5). */
   alpha: number;
+  /**
+   * Scores closer than this are near-ties whose order may depend on the last bits of a neural model's
+   * output (docs/reproducibility.md): 0 for exact embedders, NEAR_TIE_EPSILON for model vectors.
+   */
+  tieEpsilon?: number;
 }
+
+/**
+ * The near-tie threshold of rankings over a neural model's vectors (docs/reproducibility.md): |Δscore| ≤ 1e-6,
+ * 4.5 times the largest cosine deviation measured between two instruction sets (AVX-512 and AVX2: 2.2e-7),
+ * so any pair whose order a CPU can flip is recorded as a near-tie in the rankings files.
+ */
+export const NEAR_TIE_EPSILON = 1e-6;
 
 let sharedAnalyzer: LexiconAnalyzer | undefined;
 
@@ -57,6 +69,7 @@ export class RankingContext {
   private sim?: Float64Array;
   private readonly salienceCache = new Map<boolean, Float64Array>();
   private readonly orderCache = new Map<string, Int32Array>();
+  private readonly ties = new WeakMap<Int32Array, Int32Array>();
   private intensity?: number;
 
   constructor(
@@ -162,10 +175,32 @@ export class RankingContext {
     const key = `${alpha}|${useQueryRelevance}`;
     let o = this.orderCache.get(key);
     if (!o) {
-      o = descendingOrder(this.fused(alpha, useQueryRelevance));
+      // salience-only (α = 0, stored C) reads no embedding: its order is exact on every machine
+      o = this.order(this.fused(alpha, useQueryRelevance), alpha !== 0 || useQueryRelevance);
       this.orderCache.set(key, o);
     }
     return o;
+  }
+
+  /**
+   * Indices by score, stable descending (descendingOrder). When the scores depend on model vectors
+   * (`modelDerived`, the default) and the store's tieEpsilon is above 0, the positions of near-ties are
+   * recorded for nearTies(): the rankings files carry them so the results checker can tell a CPU's
+   * rounding from a real change (docs/reproducibility.md).
+   */
+  order(scores: ArrayLike<number>, modelDerived = true): Int32Array {
+    const o = descendingOrder(scores);
+    const eps = this.params.tieEpsilon ?? 0;
+    if (modelDerived && eps > 0) {
+      const at = nearTiePositions(o, scores, eps);
+      if (at.length > 0) this.ties.set(o, at);
+    }
+    return o;
+  }
+
+  /** Positions p of an order made by order() where scores of ranks p and p + 1 differ by at most tieEpsilon (undefined: none). */
+  nearTies(order: Int32Array): Int32Array | undefined {
+    return this.ties.get(order);
   }
 
   /** All memories by created_at, newest first, ties in insertion order. */
@@ -232,6 +267,20 @@ function postingsOf(c: StoreColumns): Postings | null {
   }
   postingsCache.set(c, p);
   return p;
+}
+
+/**
+ * Positions p (ascending) where 0 < |scores[order[p]] − scores[order[p + 1]]| ≤ eps. Exact ties are left
+ * out: they are ordered by index on every machine where they stay exact, and where another machine's
+ * scores part them by a hair, that machine records the pair itself.
+ */
+export function nearTiePositions(order: Int32Array, scores: ArrayLike<number>, eps: number): Int32Array {
+  const at: number[] = [];
+  for (let p = 0; p + 1 < order.length; p++) {
+    const gap = Math.abs(scores[order[p]!]! - scores[order[p + 1]!]!);
+    if (gap > 0 && gap <= eps) at.push(p);
+  }
+  return Int32Array.from(at);
 }
 
 /**

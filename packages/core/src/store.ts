@@ -7,7 +7,7 @@ import { HashingEmbedder } from "./embedders/hashing.js";
 import { DECAY_RATE_PER_DAY, SHORT_TERM_WINDOW_DAYS } from "./forgetting.js";
 import { Memory, type MemoryInit } from "./memory.js";
 import { requireFinite } from "./numeric.js";
-import { RankingContext, type RankingQuery, type StoreColumns } from "./ranking.js";
+import { NEAR_TIE_EPSILON, RankingContext, type RankingQuery, type StoreColumns } from "./ranking.js";
 import { DEFAULT_PROTECTION, DEFAULT_WEIGHTS, strength, validateProtection, validateWeights, type ScoringWeights } from "./scorer.js";
 import type { RetrievalStrategy } from "./strategies/strategy.js";
 import { rankChecked } from "./strategies/checked-rank.js";
@@ -170,6 +170,8 @@ export class MemoryStore {
       gamma: this.gamma,
       lambda: this.lambda,
       alpha: this.alpha,
+      // a neural model's floats differ between CPUs in the last bits: its near-ties are recorded (docs/reproducibility.md)
+      tieEpsilon: this.embedder.model ? NEAR_TIE_EPSILON : 0,
     });
   }
 

@@ -7,7 +7,7 @@ import { extendedStrategyResults } from "../extended-results.js";
 import { libraryGate } from "../results.js";
 import { embedDistinct } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
-import { RankingsWriter } from "../rankings-writer.js";
+import { RankingsWriter, lineEnd } from "../rankings-writer.js";
 import { rankGroups, type RankingGroup, type RankingQuery } from "../ranking-loop.js";
 
 /** LoCoMo QA categories 1–4 named by the dataset's one category map (5, adversarial, is excluded a priori). */
@@ -164,7 +164,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
         relevant = goldMask(q, stores[c]!.indexOfDia, stores[c]!.diaIds.length);
         prefix = `{"sample_id": ${JSON.stringify(q.sampleId)}, "qa_index": ${q.qaIndex}, "category": ${q.category}, "gold": [${q.gold.map((g) => JSON.stringify(g)).join(", ")}], "ranked_dia_ids": `;
       },
-      ranking(ai, si, order, c) {
+      ranking(ai, si, order, c, nearTies) {
         const q = asked[ai]!;
         const qi = mainOf[ai]!;
         if (qi >= 0) {
@@ -175,7 +175,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
           sc.h5[qi] = m.hit[0]!;
           sc.h10[qi] = m.hit[1]!;
           sc.mrr[qi] = m.rr;
-          writers[si]!.line(prefix, order, idBytes[c]!);
+          writers[si]!.line(prefix, order, idBytes[c]!, lineEnd(nearTies));
           rankedMemories += order.length;
         }
         hooks.onRanking?.(q, strats[si]!, order, stores[c]!.diaIds);

@@ -1,4 +1,4 @@
-import { descendingOrder, type RankingContext } from "../ranking.js";
+import type { RankingContext } from "../ranking.js";
 import { bm25Scores } from "./bm25.js";
 import { minMax } from "./score-utils.js";
 import type { RetrievalStrategy } from "./strategy.js";
@@ -27,5 +27,5 @@ export const combSum: RetrievalStrategy = {
   key: "combsum (bm25 + cosine)",
   slug: "combsum",
   description: "CombSUM of min-max-normalised BM25 and cosine",
-  rank: (ctx) => descendingOrder(combSumScores(ctx)),
+  rank: (ctx) => ctx.order(combSumScores(ctx)),
 };

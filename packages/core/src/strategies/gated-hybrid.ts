@@ -1,4 +1,3 @@
-import { descendingOrder } from "../ranking.js";
 import { combSumScores } from "./combsum.js";
 import { SIGNIFICANCE_THRESHOLD } from "../analyzer.js";
 import { GATE_FUSED_ALPHA, gateAlpha } from "./gated.js";
@@ -18,10 +17,10 @@ export const gatedHybrid: RetrievalStrategy = {
   rank: (ctx) => {
     const h = combSumScores(ctx);
     const alpha = gateAlpha(ctx.queryIntensity());
-    if (alpha === 1) return descendingOrder(h);
+    if (alpha === 1) return ctx.order(h);
     const sal = ctx.salience(true);
     const s = new Float64Array(ctx.size);
     for (let i = 0; i < s.length; i++) s[i] = alpha * (h[i]! / 2) + (1 - alpha) * sal[i]!;
-    return descendingOrder(s);
+    return ctx.order(s);
   },
 };

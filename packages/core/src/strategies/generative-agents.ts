@@ -1,4 +1,4 @@
-import { descendingOrder, type RankingContext } from "../ranking.js";
+import type { RankingContext } from "../ranking.js";
 import { minMax } from "./score-utils.js";
 import type { RetrievalStrategy } from "./strategy.js";
 
@@ -55,7 +55,7 @@ export function generativeAgentsStrategy(opts: GenerativeAgentsOptions = {}, key
     key,
     slug,
     description: `Park et al. 2023: min-max recency (${decay}^hours) + importance (analyzer E) + relevance (cosine), weights ${w.join(", ")}`,
-    rank: (ctx) => descendingOrder(generativeAgentsScores(ctx, { decayPerHour: decay, weights: w }).score),
+    rank: (ctx) => ctx.order(generativeAgentsScores(ctx, { decayPerHour: decay, weights: w }).score),
   };
 }
 

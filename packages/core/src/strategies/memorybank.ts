@@ -1,5 +1,5 @@
 import { DAY_MS } from "@persode/util";
-import { descendingOrder, type RankingContext } from "../ranking.js";
+import type { RankingContext } from "../ranking.js";
 import type { RetrievalStrategy } from "./strategy.js";
 
 /**
@@ -39,6 +39,6 @@ export const memoryBank: RetrievalStrategy = {
     const r = memoryBankRetention(ctx);
     const s = new Float64Array(ctx.size);
     for (let i = 0; i < s.length; i++) s[i] = sim[i]! * r[i]!;
-    return descendingOrder(s);
+    return ctx.order(s);
   },
 };

@@ -1,4 +1,3 @@
-import { descendingOrder } from "../ranking.js";
 import { bm25Order } from "./bm25.js";
 import { ranksOf } from "./score-utils.js";
 import type { RetrievalStrategy } from "./strategy.js";
@@ -23,7 +22,7 @@ export function rrfStrategy(k = RRF_K, key = "rrf (bm25 + cosine)", slug = "rrf"
       const semantic = ranksOf(ctx.fusedOrder(1, true));
       const s = new Float64Array(ctx.size);
       for (let i = 0; i < s.length; i++) s[i] = 1 / (k + lexical[i]!) + 1 / (k + semantic[i]!);
-      return descendingOrder(s);
+      return ctx.order(s);
     },
   };
 }
