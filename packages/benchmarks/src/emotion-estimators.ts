@@ -5,6 +5,7 @@
  * joins only when PERSODE_EXP7_LLM is on (it then needs an endpoint: PERSODE_LLM_API_KEY, _BASE_URL).
  */
 import {
+  EMOBANK_LAMBDAS,
   OfflineLlm,
   createEstimator,
   createLlm,
@@ -17,6 +18,7 @@ import {
   type EmotionEstimator,
 } from "@persode/core";
 import type { EmoBankDataset, EpisodicCorpus } from "@persode/datasets";
+import { FITTED_DECIMALS } from "@persode/results";
 import { parseEnvFlag } from "@persode/util";
 import { embedDistinct } from "./embed.js";
 import { FACTUAL } from "./episodic.js";
@@ -86,6 +88,9 @@ export async function buildEstimators(emobank: EmoBankDataset, corpus: EpisodicC
   const emobankModel = fitEmoBankModel(
     emobank.sentences.map((s) => ({ split: s.split, features: vectors.get(s.text)!, arousal: s.arousal, valence: s.valence })),
     embedder,
+    EMOBANK_LAMBDAS,
+    // a neural model's weights are published (and used) at the precision its CPU noise cannot reach (docs/reproducibility.md)
+    embedder.model ? { decimals: FITTED_DECIMALS } : {},
   );
   const space = await prototypeSpace(emb);
   const prototypeQuantiles = await prototypeCalibration(emb, space, emobank.sentences.filter((s) => s.split === "train").map((s) => s.text));

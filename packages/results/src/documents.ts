@@ -5,6 +5,7 @@
  * (`getNumber`, …) check each value they read and name the file and path when one is missing.
  */
 import type { GateRecord, StrategyRecord } from "./records.js";
+import type { ReproducibilityRecord } from "./reproducibility.js";
 
 /** A value with its 95 % percentile-bootstrap interval. */
 export type Interval = [number, number];
@@ -24,6 +25,8 @@ export interface ResultMeta {
   audit_sha256?: string;
   /** Every strategy the file reports, in presentation order (files with strategy tables only). */
   strategies?: StrategyRecord[];
+  /** Which values are exact and which model-derived (docs/reproducibility.md); set by writeResultFile. */
+  reproducibility?: ReproducibilityRecord;
 }
 
 /** What every results file has: a closing `meta` (its other blocks are typed per file below). */

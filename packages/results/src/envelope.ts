@@ -5,6 +5,7 @@
  * so benchmarks cannot write a file the report would refuse.
  */
 import type { StrategyRecord } from "./records.js";
+import { reproducibilityProblems } from "./reproducibility.js";
 
 /** The kinds of results documents: each paper-format experiment, the extended files, the per-item scores, corpus files. */
 export type DocumentKind =
@@ -51,6 +52,8 @@ export function envelopeProblems(kind: DocumentKind, data: unknown): string[] {
   for (const k of ["package", "version", "generated_by", "data_sha256"]) if (typeof meta[k] !== "string") problems.push(`meta.${k}: must be a string`);
   if (typeof meta.seed !== "number" || !Number.isInteger(meta.seed)) problems.push("meta.seed: must be an integer");
   if (!Array.isArray(meta.embedders) || !meta.embedders.every((e) => typeof e === "string")) problems.push("meta.embedders: must be an array of run keys");
+  // written by every writer since the reproducibility contract; a file from before it is read as exact
+  if (meta.reproducibility !== undefined) problems.push(...reproducibilityProblems(data));
   if (spec.strategies === "none") {
     if (meta.strategies !== undefined) problems.push("meta.strategies: this kind of file has no strategy tables");
     return problems;

@@ -67,3 +67,16 @@ export {
   type ResultSet,
 } from "./read.js";
 export { formatPath, parsePath, resolvePath, type PathSegment } from "./json-path.js";
+/** The reproducibility contract (docs/reproducibility.md): each file's class, the tolerances of model-derived values, and the checker behind `pnpm results:check`. */
+export {
+  reproducibilityOf,
+  isModelRun,
+  toleranceFor,
+  TOLERANCE_RULES,
+  FITTED_DECIMALS,
+  CONTRACT_DOC,
+  type ReproducibilityClass,
+  type ReproducibilityRecord,
+  type ToleranceRule,
+} from "./reproducibility.js";
+export { checkResults, type CheckReport, type FileCheck, type FileTree, type Deviation } from "./check.js";

@@ -5,7 +5,8 @@
  * Licence consequence: EmoBank is CC BY-SA 4.0, so the fitted weights are an adaptation of it and are
  * shared under CC BY-SA 4.0 with attribution; they are produced by `pnpm bench exp7`, never by hand.
  */
-import type { Embedder } from "../embedders/embedder.js";
+import { pyRound } from "@persode/util";
+import type { Embedder, EmbedderModel } from "../embedders/embedder.js";
 import { clip } from "../numeric.js";
 import { calibrate, quantilesOf } from "./calibration.js";
 import type { EmotionEstimate, EmotionEstimator } from "./estimator.js";
@@ -34,7 +35,8 @@ export interface EmoBankExample {
 export interface EmoBankModel {
   format: typeof EMOBANK_MODEL_FORMAT;
   license: string;
-  embedder: { name: string; id: string; dim: number };
+  /** The embedder fitted on; `model` names its weights when it is a neural model. */
+  embedder: { name: string; id: string; dim: number; model?: string };
   training: { train: number; dev: number; lambdas: number[]; dev_pearson: { lambda: number; arousal: number; valence: number }[]; lambda: number };
   arousal: { intercept: number; weights: number[] };
   valence: { intercept: number; weights: number[] };
@@ -59,8 +61,24 @@ function rows(examples: readonly EmoBankExample[], dim: number): { x: Float64Arr
   return { x, n: examples.length };
 }
 
+/** Options of fitEmoBankModel. */
+export interface EmoBankFitOptions {
+  /**
+   * Round the fitted parameters (intercepts, weights, intensity quantiles, dev r) to this many decimals,
+   * and predict with the rounded model: over a neural model's vectors their last digits are CPU noise
+   * (docs/reproducibility.md). Omitted: full float64 precision (exact embedders).
+   */
+  decimals?: number;
+}
+
 /** Fit the EmoBank model: λ by mean dev Pearson r of arousal and valence, weights on train (deterministic). */
-export function fitEmoBankModel(examples: readonly EmoBankExample[], embedder: { name: string; id: string; dim: number }, lambdas: readonly number[] = EMOBANK_LAMBDAS): EmoBankModel {
+export function fitEmoBankModel(
+  examples: readonly EmoBankExample[],
+  embedder: { name: string; id: string; dim: number; model?: EmbedderModel },
+  lambdas: readonly number[] = EMOBANK_LAMBDAS,
+  options: EmoBankFitOptions = {},
+): EmoBankModel {
+  const r = options.decimals === undefined ? (x: number) => x : (x: number) => pyRound(x, options.decimals);
   const dim = embedder.dim;
   const train = examples.filter((e) => e.split === "train");
   const dev = examples.filter((e) => e.split === "dev");
@@ -76,20 +94,21 @@ export function fitEmoBankModel(examples: readonly EmoBankExample[], embedder: {
     const models = solveRidge(problem, lambda);
     const ra = pearson(Float64Array.from(dev, (e) => predictLinear(models[0]!, e.features)), devA);
     const rv = pearson(Float64Array.from(dev, (e) => predictLinear(models[1]!, e.features)), devV);
-    devPearson.push({ lambda, arousal: ra, valence: rv });
+    devPearson.push({ lambda, arousal: r(ra), valence: r(rv) });
     const score = (ra + rv) / 2;
     if (!best || score > best.score) best = { lambda, score, models };
   }
-  const [a, v] = best!.models as [LinearModel, LinearModel];
+  const rounded = (m: LinearModel): LinearModel => ({ intercept: r(m.intercept), weights: Float64Array.from(m.weights, r) });
+  const [a, v] = (best!.models as [LinearModel, LinearModel]).map(rounded) as [LinearModel, LinearModel];
   const scores = train.map((e) => emobankIntensityScore(predictLinear(a, e.features), predictLinear(v, e.features)));
   return {
     format: EMOBANK_MODEL_FORMAT,
     license: EMOBANK_MODEL_LICENSE,
-    embedder: { name: embedder.name, id: embedder.id, dim },
+    embedder: { name: embedder.name, id: embedder.id, dim, ...(embedder.model ? { model: embedder.model.id } : {}) },
     training: { train: train.length, dev: dev.length, lambdas: [...lambdas], dev_pearson: devPearson, lambda: best!.lambda },
     arousal: { intercept: a.intercept, weights: Array.from(a.weights) },
     valence: { intercept: v.intercept, weights: Array.from(v.weights) },
-    intensity_quantiles: quantilesOf(scores),
+    intensity_quantiles: quantilesOf(scores).map(r),
   };
 }
 
