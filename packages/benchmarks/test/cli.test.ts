@@ -174,7 +174,7 @@ describe("exp1 --out DIR", () => {
     expect(listFiles(out)).toEqual(["exp1_forgetting_curve.json", "timings.json"]);
     const file = json(join(out, "exp1_forgetting_curve.json"));
     const scenarioSha = createHash("sha256").update(readFileSync(fileURLToPath(new URL("../data/scenario.json", import.meta.url)))).digest("hex");
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: [], generated_by: "pnpm bench exp1", data_sha256: scenarioSha });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: [], generated_by: "pnpm bench exp1", data_sha256: scenarioSha, reproducibility: { class: "exact" } });
     expect(Object.keys(file).at(-1)).toBe("meta");
     expect(compareToReference(referenceJson("exp1_forgetting_curve"), file).mismatches).toEqual([]);
     expect(r.stdout).toContain("Exp. 1");
@@ -216,7 +216,7 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     const file = json(join(out, "exp5_locomo.json"));
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(LOCOMO.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "question", method: "percentile" });
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, strategies: PAPER_RECORDS });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, strategies: PAPER_RECORDS, reproducibility: { class: "exact" } });
     expect(Object.keys(file)).toEqual(["benchmark", "protocol", "bootstrap", "runs", "meta"]);
     expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
   });
@@ -390,7 +390,7 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
     const file = json(join(out, "exp6_epirec.json"));
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(EPIREC.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "probe", method: "percentile" });
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec", data_sha256: EPIREC.sha256, strategies: PAPER_RECORDS });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec", data_sha256: EPIREC.sha256, strategies: PAPER_RECORDS, reproducibility: { class: "exact" } });
     expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
     const ref = referenceJson("exp6_epirec");
     const r = compareToReference({ ...ref, runs: { hashing: (ref.runs as Record<string, unknown>).hashing } }, file);
