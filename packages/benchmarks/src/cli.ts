@@ -11,10 +11,10 @@ import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
 import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
-import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
+import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderOption, embedderSettings, intOption } from "./options.js";
 import { formatResultJson } from "@persode/results";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
-import { StagedResults } from "./staging.js";
+import { StagedResults, resultsFolder } from "./staging.js";
 
 const USAGE = `Usage: pnpm bench <target> [options]
 
@@ -30,7 +30,7 @@ Options:
                       the pinned model, provisioned and verified like \`pnpm model fetch\`)
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
-  --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES})
+  --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES}, at most ${MAX_SAMPLES})
   --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
   -h, --help          this text
 
@@ -132,6 +132,10 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const experimentTarget = target !== "epirec-eval" && target !== "corpus";
     if (experimentTarget && target !== "all" && findExperiment(target) === undefined) throw new UsageError(unknownTarget(target));
     rejectUnusedOptions(target, values);
+    // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
+    const out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
+    const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
+    const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
     if (target === "corpus") {
@@ -141,11 +145,8 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)!];
     // `all` reproduces both halves of the paper: hashing, then the pinned MiniLM (unless --embedder picks one).
     const names = values.embedder === undefined && target === "all" ? ["hashing", "minilm"] : [embedderOption(values.embedder)];
-    const out = resolve(values.out ?? "results");
-    const seed = intOption(values.seed, "seed", DEFAULT_SEED);
-    const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
     // Everything is written into a staging copy of `out` and published together at the end.
-    await StagedResults.within(out, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
+    await StagedResults.within(out!, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
     return 0;
   } catch (e) {
     const err = e as Error;
@@ -239,7 +240,7 @@ function registerPluginHooks(): void {
 /** Import a user module (a strategy or embedder registration) by path, with a clear error. */
 async function loadPlugin(path: string): Promise<void> {
   registerPluginHooks();
-  const url = pathToFileURL(resolve(path)).href;
+  const url = pathToFileURL(callerPath(path)).href;
   try {
     await import(url);
   } catch (e) {
@@ -288,19 +289,19 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   const rankingsPath = values.rankings as string | undefined;
   const outputPath = values.output as string | undefined;
   if (!rankingsPath || !outputPath) throw new UsageError("epirec-eval needs --rankings FILE and --output FILE");
-  if (await sameFile(rankingsPath, outputPath)) {
+  if (await sameFile(callerPath(rankingsPath), callerPath(outputPath))) {
     throw new UsageError(`--output ${outputPath} is the rankings file itself (${rankingsPath}); writing the report there would destroy the input — choose another --output FILE`);
   }
-  const corpus = await loadEpiRec(values.data ? { path: values.data as string } : {});
+  const corpus = await loadEpiRec(values.data ? { path: callerPath(values.data as string) } : {});
   let text: string;
   try {
-    text = await readFile(rankingsPath, "utf8");
+    text = await readFile(callerPath(rankingsPath), "utf8");
   } catch (e) {
     throw new Error(`cannot read rankings file ${rankingsPath}: ${(e as Error).message}`);
   }
   const rankings = parseRankingsJsonl(text, corpus, rankingsPath);
   const report = evaluateRankings(corpus, rankings, { benchmark: corpus.name, dataSha256: corpus.sha256 });
-  await writeAtomic(resolve(outputPath), formatOfficialReport(report));
+  await writeAtomic(callerPath(outputPath), formatOfficialReport(report));
   const o = report.overall;
   process.stdout.write(`${rankings.size} probes evaluated: recall@1 ${o["recall@1"]}, recall@3 ${o["recall@3"]}, MRR ${o.mrr}\nreport written to ${outputPath}\n`);
   return 0;

@@ -56,6 +56,7 @@ function expectUnchanged(): void {
   expect([...after.keys()]).toEqual([...before.keys()]);
   for (const [f, bytes] of before) expect(after.get(f) === bytes, f).toBe(true);
   expect(readdirSync(root).filter((n) => /staging|replaced/.test(n))).toEqual([]);
+  expect(readdirSync(join(root, "results")).filter((n) => n.startsWith(".persode-"))).toEqual([]);
   const check = run(REPORT, ["--check"]);
   expect(check.stderr).toBe("");
   expect(check.code).toBe(0);
