@@ -358,3 +358,6 @@ function validateTopK(topK: number): number {
   if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`retrieve: topK must be a non-negative integer, got ${describe(topK)}`);
   return topK;
 }
+
+// Strategies from plugins run in the same process: no one may swap the methods the benchmarks build stores with.
+Object.freeze(MemoryStore.prototype);
