@@ -15,6 +15,7 @@ import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderOptio
 import { formatResultJson } from "@persode/results";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
 import { StagedResults, resultsFolder } from "./staging.js";
+import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
 
 const USAGE = `Usage: pnpm bench <target> [options]
 
@@ -103,7 +104,7 @@ function once<T>(f: () => Promise<T>): () => Promise<T> {
   return () => (p ??= f());
 }
 
-/** What `scripts/bench.mjs` adds to an experiment run (the benchmarks package never imports the report). */
+/** What `scripts/bench-run.mjs` adds to an experiment run (the benchmarks package never imports the report). */
 export interface RunHooks {
   /**
    * Called after every experiment of the run succeeded, before anything is published: render into
@@ -126,6 +127,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     process.stdout.write(USAGE + "\n");
     return 0;
   }
+  let out: string | undefined;
   try {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
     const target = positionals[0]!;
@@ -133,7 +135,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     if (experimentTarget && target !== "all" && findExperiment(target) === undefined) throw new UsageError(unknownTarget(target));
     rejectUnusedOptions(target, values);
     // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
-    const out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
+    out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
     const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
     const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
@@ -146,9 +148,14 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     // `all` reproduces both halves of the paper: hashing, then the pinned MiniLM (unless --embedder picks one).
     const names = values.embedder === undefined && target === "all" ? ["hashing", "minilm"] : [embedderOption(values.embedder)];
     // Everything is written into a staging copy of `out` and published together at the end.
-    await StagedResults.within(out!, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
+    const folder = out!;
+    await StagedResults.within(folder, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
     return 0;
   } catch (e) {
+    if (e instanceof Interrupted) {
+      process.stderr.write(`\ninterrupted (${e.signal}): nothing was published${out ? `; ${out} is unchanged` : ""}\n`);
+      return SIGNAL_EXIT[e.signal];
+    }
     const err = e as Error;
     process.stderr.write(`error: ${err.message}\n`);
     if (e instanceof UsageError) process.stderr.write(`\nRun "pnpm bench --help" for usage.\n`);

@@ -22,6 +22,7 @@ import { hostname, homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { WriteError, explainWriteError } from "@persode/util";
+import { Interrupted, SIGNAL_EXIT, interruption, noteInterrupt, type StopSignal } from "./interrupt.js";
 import { UsageError } from "./options.js";
 
 /** A file staged outside the results folder (e.g. the README) and where it goes on publishing. */
@@ -30,8 +31,7 @@ export interface StagedFile {
   to: string;
 }
 
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-const SIGNAL_EXIT: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+const SIGNALS = Object.keys(SIGNAL_EXIT) as StopSignal[];
 
 /** Prefix of the publisher's own entries inside a results folder (never results, never published). */
 const OWN_PREFIX = ".persode-";
@@ -165,6 +165,7 @@ export class StagedResults {
     }
     for (const signal of SIGNALS) {
       const handler = () => {
+        noteInterrupt(signal);
         staged.discard();
         process.stderr.write(`\ninterrupted (${signal}): nothing was published; ${out} is unchanged\n`);
         process.exit(SIGNAL_EXIT[signal]);
@@ -219,6 +220,9 @@ export class StagedResults {
    */
   publish(): string[] {
     if (this.finished) throw new Error("StagedResults: already published or discarded");
+    // Nothing is published after a stop signal, even one that arrived while the last work ran.
+    const signal = interruption(true);
+    if (signal !== undefined) throw new Interrupted(signal);
     const produced: string[] = [];
     const walk = (rel: string) => {
       for (const entry of readdirSync(join(this.dir, rel), { withFileTypes: true })) {

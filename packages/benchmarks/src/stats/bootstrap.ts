@@ -13,6 +13,7 @@
  * Values are returned unrounded; callers round for display.
  */
 import seedrandom from "seedrandom";
+import { checkInterrupt } from "../interrupt.js";
 import { percentileRanks } from "./python-bootstrap.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
@@ -65,6 +66,7 @@ function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, lab
   const sums = new Float64Array(C);
   const out = cols.map(() => new Float64Array(spec.samples));
   for (let b = 0; b < spec.samples; b++) {
+    if ((b & 255) === 0) checkInterrupt();
     sums.fill(0);
     for (let i = 0; i < n; i++) {
       const base = Math.floor(((prng.int32() >>> 0) * n) / TWO_POW_32) * C;

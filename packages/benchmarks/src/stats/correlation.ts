@@ -5,6 +5,7 @@
  */
 import { pearson } from "@persode/core";
 import seedrandom from "seedrandom";
+import { checkInterrupt } from "../interrupt.js";
 import type { BootstrapSpec } from "./bootstrap.js";
 import { percentileRanks } from "./python-bootstrap.js";
 
@@ -181,6 +182,7 @@ export function bootstrapStatistics(n: number, stats: Record<string, (idx: Int32
   const idx = new Int32Array(n);
   const counts = new Int32Array(n);
   for (let b = 0; b < spec.samples; b++) {
+    if ((b & 255) === 0) checkInterrupt();
     counts.fill(0);
     for (let i = 0; i < n; i++) {
       const j = Math.floor(((prng.int32() >>> 0) * n) / TWO_POW_32);
