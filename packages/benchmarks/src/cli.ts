@@ -13,6 +13,7 @@ import type { Experiment, ExperimentContext, ExperimentReport } from "./experime
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
 import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderOption, embedderSettings, intOption } from "./options.js";
 import { formatResultJson } from "@persode/results";
+import { offlineFromEnv, parseEnvFlag } from "@persode/util";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
 import { StagedResults, resultsFolder } from "./staging.js";
 import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
@@ -130,6 +131,13 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
   let out: string | undefined;
   try {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
+    // The environment's flags are read one way by every command (pnpm model refuses the same values), and up front.
+    try {
+      offlineFromEnv(process.env);
+      parseEnvFlag("PERSODE_PROGRESS", process.env.PERSODE_PROGRESS);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const target = positionals[0]!;
     const experimentTarget = target !== "epirec-eval" && target !== "corpus";
     if (experimentTarget && target !== "all" && findExperiment(target) === undefined) throw new UsageError(unknownTarget(target));
