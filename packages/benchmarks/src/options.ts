@@ -24,11 +24,13 @@ export function intOption(value: unknown, name: string, fallback: number, min = 
 }
 
 /**
- * The folder the user ran the command from: pnpm runs scripts in the repository root and passes the
+ * The folder the user ran the command from: `pnpm bench` runs in the repository root and passes the
  * caller's folder as INIT_CWD, so relative paths on the command line resolve from where they were typed.
+ * Only for the bench script itself (npm_lifecycle_event "bench"): a process started by another script
+ * (a test under `pnpm test`) inherits INIT_CWD from it, but not that script's folder.
  */
 export function callerCwd(env: NodeJS.ProcessEnv = process.env): string {
-  return env.npm_lifecycle_event !== undefined && env.INIT_CWD ? env.INIT_CWD : process.cwd();
+  return env.npm_lifecycle_event === "bench" && env.INIT_CWD ? env.INIT_CWD : process.cwd();
 }
 
 /** A path given on the command line, made absolute from the caller's folder (see callerCwd). */

@@ -224,3 +224,27 @@ describe("--out folders that are refused before any work", () => {
     expect(CORPUS_DEFAULT_OUT).not.toBe("results");
   });
 });
+
+describe("paths on the command line resolve from the caller's folder", () => {
+  it("under `pnpm bench` (INIT_CWD), --episodes/--probes are the caller's and bench corpus writes to corpus-results/ there, not results/", async () => {
+    const base2 = join(base, "caller");
+    mkdirSync(base2);
+    const fixtures = fileURLToPath(new URL("./fixtures/corpus/base/", import.meta.url));
+    for (const f of ["episodes.csv", "probes.csv"]) writeFileSync(join(base2, f), readFileSync(join(fixtures, f)));
+    const repoLike = join(base, "repo-root");
+    mkdirSync(repoLike);
+    vi.stubEnv("npm_lifecycle_event", "bench");
+    vi.stubEnv("INIT_CWD", base2);
+    const cwd = process.cwd();
+    process.chdir(repoLike); // where pnpm runs the script
+    try {
+      vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+      expect(await main(["corpus", "--episodes", "episodes.csv", "--probes", "probes.csv", "--samples", "20"])).toBe(0);
+    } finally {
+      process.chdir(cwd);
+      vi.unstubAllEnvs();
+    }
+    expect(readdirSync(join(base2, CORPUS_DEFAULT_OUT))).toContain("corpus_episodes.json");
+    expect(readdirSync(repoLike)).toEqual([]);
+  });
+});
