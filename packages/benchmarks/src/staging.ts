@@ -63,7 +63,7 @@ function within(inner: string, outer: string): boolean {
  * The `--out` results folder as an absolute path (`fallback`, relative to the caller's folder, when not
  * given), refused up front when publishing into it could mix results with what the user keeps there:
  * an empty value, the file-system root, the home folder or one of its ancestors, this repository's root
- * or one of its ancestors, or the root of any git repository (a folder holding `.git`).
+ * or one of its ancestors, the root of any git repository (a folder holding `.git`), or a folder inside a `.git`.
  */
 export function resultsFolder(value: string | undefined, fallback: string, cwd: string = process.cwd()): string {
   if (value !== undefined && value.trim() === "") {
@@ -80,6 +80,7 @@ export function resultsFolder(value: string | undefined, fallback: string, cwd: 
   const repo = realish(REPO_ROOT);
   if (within(repo, real)) refuse(real === repo ? `the repository root (${real})` : `an ancestor of the repository root ${repo} (${real})`);
   if (existsSync(join(real, ".git"))) refuse(`the root of a git repository (${real} holds .git)`);
+  if (real.split(sep).includes(".git")) refuse(`inside a git repository's own .git folder (${real})`);
   return out;
 }
 

@@ -195,6 +195,7 @@ describe("--out folders that are refused before any work", () => {
   it("the root of another git repository; but an ordinary or new folder is fine", () => {
     mkdirSync(join(base, "repo", ".git"), { recursive: true });
     expect(() => resultsFolder("repo", "results", base)).toThrow(/root of a git repository/);
+    expect(() => resultsFolder("repo/.git/objects", "results", base)).toThrow(/own \.git folder/);
     expect(resultsFolder("out", "results", base)).toBe(out);
     expect(resultsFolder(undefined, "results", base)).toBe(join(base, "results"));
     expect(resultsFolder("new/deeper", "results", base)).toBe(join(base, "new", "deeper"));
