@@ -9,7 +9,7 @@ import { DEFAULT_SAMPLES, DEFAULT_SEED, meta, runsAfter, writeAtomic } from "./r
 import { StagedResults, resultsFolder } from "./staging.js";
 
 /** Where `bench corpus` writes without `--out`: a folder of its own in the caller's folder, never the committed results/. */
-export const CORPUS_DEFAULT_OUT = "corpus-results";
+const CORPUS_DEFAULT_OUT = "corpus-results";
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 

@@ -11,7 +11,7 @@ export type StopSignal = keyof typeof SIGNAL_EXIT;
  * one (or when its parent, pnpm, dies): long synchronous loops cannot run a signal handler, so they look
  * for this file between chunks instead.
  */
-export const INTERRUPT_FILE_ENV = "PERSODE_INTERRUPT_FILE";
+const INTERRUPT_FILE_ENV = "PERSODE_INTERRUPT_FILE";
 
 /** Thrown between two chunks of long work once a stop signal has arrived: nothing may be published after it. */
 export class Interrupted extends Error {

@@ -6,16 +6,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeFileAtomic } from "@persode/util";
-import { INTERRUPT_FILE_ENV, Interrupted, checkInterrupt } from "../src/interrupt.js";
+import { Interrupted, checkInterrupt } from "../src/interrupt.js";
 import { StagedResults } from "../src/staging.js";
 import { resampleTable } from "../src/stats/bootstrap.js";
 import { drawSignFlips } from "../src/stats/randomization.js";
 
 const dir = mkdtempSync(join(tmpdir(), "persode-interrupt-"));
 const flag = join(dir, "flag");
-process.env[INTERRUPT_FILE_ENV] = flag;
+process.env.PERSODE_INTERRUPT_FILE = flag; // as scripts/bench.mjs sets it for the run
 afterAll(() => {
-  delete process.env[INTERRUPT_FILE_ENV];
+  delete process.env.PERSODE_INTERRUPT_FILE;
   rmSync(dir, { recursive: true, force: true });
 });
 
