@@ -2,7 +2,7 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { embedderNames } from "@persode/core";
 import { buildEmbedder } from "./embedder-setup.js";
@@ -17,6 +17,7 @@ import { offlineFromEnv, parseEnvFlag } from "@persode/util";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
 import { StagedResults, resultsFolder } from "./staging.js";
 import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
+import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
 
 const USAGE = `Usage: pnpm bench <target> [options]
 
@@ -323,7 +324,10 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then((code) => {
+  // Run directly (`node dist/cli.js …`): the work runs in a supervised child, as under `pnpm bench`, so a
+  // signal sent to this process is honoured at once even inside long synchronous loops.
+  const run = process.env[SUPERVISED_ENV] ? main(process.argv.slice(2)) : runSupervised(fileURLToPath(import.meta.url), process.argv.slice(2));
+  run.then((code) => {
     process.exitCode = code;
   });
 }

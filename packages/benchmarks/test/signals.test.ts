@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pinnedDataEnv } from "./bench-helpers.js";
 
 const BENCH = fileURLToPath(new URL("../../../scripts/bench.mjs", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
 let root: string;
 let env: Record<string, string>;
@@ -80,6 +81,18 @@ describe("stop signals during a long run", () => {
       expect(alive(pid)).toBe(false);
     }, 90_000);
   }
+
+  it("SIGINT to the CLI run directly (node dist/cli.js): exit 130, nothing published", async () => {
+    const out = userFolder("direct");
+    const proc = spawn(process.execPath, [CLI, "exp6", "--samples", "100000", "--out", out], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const run = collect(proc);
+    const pid = await runningIn(out, proc);
+    proc.kill("SIGINT");
+    expect(await within(run.exit, 10_000)).toBe(130);
+    expect(run.stderr()).toContain("interrupted (SIGINT): nothing was published");
+    expect(readdirSync(out)).toEqual(["mine.txt"]);
+    expect(alive(pid)).toBe(false);
+  }, 90_000);
 
   it("SIGKILL of the parent (what pnpm does to itself on SIGTERM): the run stops, nothing published", async () => {
     const out = userFolder("orphan");
