@@ -133,6 +133,7 @@ export class StagedResults {
   private readonly handlers = new Map<string, () => void>();
   /** Identity of every entry linked in from `out`, by path relative to `dir`. */
   private readonly linked = new Map<string, string>();
+  private readonly visited = new Set<string>();
   private readonly lock: string;
   private ownsLock = false;
   private createdOut = false;
@@ -157,6 +158,7 @@ export class StagedResults {
       staged.acquireLock();
       staged.removeLeftovers();
       mkdirSync(staged.dir);
+      staged.visited.add(realpathSync(out));
       staged.linkTree(out, staged.dir, "");
     } catch (e) {
       staged.discard();
@@ -337,7 +339,12 @@ export class StagedResults {
       const src = join(from, entry.name);
       const dst = join(to, entry.name);
       const r = rel === "" ? entry.name : join(rel, entry.name);
-      if (entry.isDirectory()) {
+      // A symlink to a folder is staged as a folder of links too: a write must never go through it before publishing.
+      const folder = entry.isDirectory() || (entry.isSymbolicLink() && isFolder(src));
+      if (folder) {
+        const real = realpathSync(src);
+        if (this.visited.has(real)) continue; // a symlink cycle
+        this.visited.add(real);
         mkdirSync(dst);
         this.linkTree(src, dst, r);
         continue;
@@ -352,6 +359,15 @@ export class StagedResults {
       } else continue;
       this.linked.set(r, identity(dst));
     }
+  }
+}
+
+/** Whether `path` is a folder (following symlinks); false when it cannot be read. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

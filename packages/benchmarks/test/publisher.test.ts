@@ -3,7 +3,7 @@
 // is, even one edited or added during the run; unsafe --out folders are refused before any work;
 // killed runs' staging is cleaned up by the next run; a second run into the same folder is refused.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,6 +72,23 @@ describe("publishing", () => {
     expect(readFileSync(join(out, "added.txt"), "utf8")).toBe("added during the run\n");
     expect(own(out)).toEqual([]);
     expect(readdirSync(base)).toEqual(["out"]);
+  });
+
+  it("a symlinked folder inside --out is never written through before publishing; published files land in it, the link stays a link", async () => {
+    const elsewhere = join(base, "elsewhere");
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, "old.jsonl"), "old\n");
+    symlinkSync(elsewhere, join(out, "rankings"));
+    symlinkSync(out, join(out, "loop")); // a cycle is not followed
+    const staged = StagedResults.begin(out);
+    await writeFileAtomic(join(staged.dir, "rankings", "old.jsonl"), "new\n");
+    await writeFileAtomic(join(staged.dir, "rankings", "added.jsonl"), "added\n");
+    expect(readdirSync(elsewhere)).toEqual(["old.jsonl"]);
+    expect(readFileSync(join(elsewhere, "old.jsonl"), "utf8")).toBe("old\n");
+    staged.publish();
+    expect(readdirSync(elsewhere).sort()).toEqual(["added.jsonl", "old.jsonl"]);
+    expect(readFileSync(join(elsewhere, "old.jsonl"), "utf8")).toBe("new\n");
+    expect(lstatSync(join(out, "rankings")).isSymbolicLink()).toBe(true);
   });
 
   it("a run that fails leaves the folder exactly as it was, with no staging and no lock", async () => {
