@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The vitest configuration every package shares: tests under test/, a generous per-test timeout
- * (the suite runs on 2-core CI machines), and a JSON report that scripts/test-summary.mjs sums
+ * (the suite runs on 2-core CI machines), no progress output, and a JSON report that scripts/test-summary.mjs sums
  * into the suite's closing line.
  */
 export function packageTestConfig() {
@@ -13,6 +13,9 @@ export function packageTestConfig() {
       hookTimeout: 120_000,
       reporters: ["default", "json"],
       outputFile: { json: "./.vitest-results.json" },
+      // Runs spawned by tests inherit this: progress lines (drawn on a pipe every few seconds) would make
+      // a slow machine's stderr differ from a fast one's. Progress itself is tested with its own stream.
+      env: { PERSODE_PROGRESS: "0" },
     },
   });
 }

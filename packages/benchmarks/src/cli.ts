@@ -2,7 +2,7 @@
 import { readFile, realpath, stat } from "node:fs/promises";
 import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { embedderNames } from "@persode/core";
 import { buildEmbedder } from "./embedder-setup.js";
@@ -11,10 +11,13 @@ import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
 import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
-import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
+import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderOption, embedderSettings, intOption } from "./options.js";
 import { formatResultJson } from "@persode/results";
+import { offlineFromEnv, parseEnvFlag } from "@persode/util";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
-import { StagedResults } from "./staging.js";
+import { StagedResults, resultsFolder } from "./staging.js";
+import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
+import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
 
 const USAGE = `Usage: pnpm bench <target> [options]
 
@@ -30,7 +33,7 @@ Options:
                       the pinned model, provisioned and verified like \`pnpm model fetch\`)
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
-  --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES})
+  --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES}, at most ${MAX_SAMPLES})
   --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
   -h, --help          this text
 
@@ -103,7 +106,7 @@ function once<T>(f: () => Promise<T>): () => Promise<T> {
   return () => (p ??= f());
 }
 
-/** What `scripts/bench.mjs` adds to an experiment run (the benchmarks package never imports the report). */
+/** What `scripts/bench-run.mjs` adds to an experiment run (the benchmarks package never imports the report). */
 export interface RunHooks {
   /**
    * Called after every experiment of the run succeeded, before anything is published: render into
@@ -126,12 +129,24 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     process.stdout.write(USAGE + "\n");
     return 0;
   }
+  let out: string | undefined;
   try {
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
+    // The environment's flags are read one way by every command (pnpm model refuses the same values), and up front.
+    try {
+      offlineFromEnv(process.env);
+      parseEnvFlag("PERSODE_PROGRESS", process.env.PERSODE_PROGRESS);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const target = positionals[0]!;
     const experimentTarget = target !== "epirec-eval" && target !== "corpus";
     if (experimentTarget && target !== "all" && findExperiment(target) === undefined) throw new UsageError(unknownTarget(target));
     rejectUnusedOptions(target, values);
+    // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
+    out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
+    const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
+    const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
     if (target === "corpus") {
@@ -141,13 +156,15 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)!];
     // `all` reproduces both halves of the paper: hashing, then the pinned MiniLM (unless --embedder picks one).
     const names = values.embedder === undefined && target === "all" ? ["hashing", "minilm"] : [embedderOption(values.embedder)];
-    const out = resolve(values.out ?? "results");
-    const seed = intOption(values.seed, "seed", DEFAULT_SEED);
-    const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
     // Everything is written into a staging copy of `out` and published together at the end.
-    await StagedResults.within(out, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
+    const folder = out!;
+    await StagedResults.within(folder, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
     return 0;
   } catch (e) {
+    if (e instanceof Interrupted) {
+      process.stderr.write(`\ninterrupted (${e.signal}): nothing was published${out ? `; ${out} is unchanged` : ""}\n`);
+      return SIGNAL_EXIT[e.signal];
+    }
     const err = e as Error;
     process.stderr.write(`error: ${err.message}\n`);
     if (e instanceof UsageError) process.stderr.write(`\nRun "pnpm bench --help" for usage.\n`);
@@ -239,7 +256,7 @@ function registerPluginHooks(): void {
 /** Import a user module (a strategy or embedder registration) by path, with a clear error. */
 async function loadPlugin(path: string): Promise<void> {
   registerPluginHooks();
-  const url = pathToFileURL(resolve(path)).href;
+  const url = pathToFileURL(callerPath(path)).href;
   try {
     await import(url);
   } catch (e) {
@@ -288,26 +305,29 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   const rankingsPath = values.rankings as string | undefined;
   const outputPath = values.output as string | undefined;
   if (!rankingsPath || !outputPath) throw new UsageError("epirec-eval needs --rankings FILE and --output FILE");
-  if (await sameFile(rankingsPath, outputPath)) {
+  if (await sameFile(callerPath(rankingsPath), callerPath(outputPath))) {
     throw new UsageError(`--output ${outputPath} is the rankings file itself (${rankingsPath}); writing the report there would destroy the input — choose another --output FILE`);
   }
-  const corpus = await loadEpiRec(values.data ? { path: values.data as string } : {});
+  const corpus = await loadEpiRec(values.data ? { path: callerPath(values.data as string) } : {});
   let text: string;
   try {
-    text = await readFile(rankingsPath, "utf8");
+    text = await readFile(callerPath(rankingsPath), "utf8");
   } catch (e) {
     throw new Error(`cannot read rankings file ${rankingsPath}: ${(e as Error).message}`);
   }
   const rankings = parseRankingsJsonl(text, corpus, rankingsPath);
   const report = evaluateRankings(corpus, rankings, { benchmark: corpus.name, dataSha256: corpus.sha256 });
-  await writeAtomic(resolve(outputPath), formatOfficialReport(report));
+  await writeAtomic(callerPath(outputPath), formatOfficialReport(report));
   const o = report.overall;
   process.stdout.write(`${rankings.size} probes evaluated: recall@1 ${o["recall@1"]}, recall@3 ${o["recall@3"]}, MRR ${o.mrr}\nreport written to ${outputPath}\n`);
   return 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then((code) => {
+  // Run directly (`node dist/cli.js …`): the work runs in a supervised child, as under `pnpm bench`, so a
+  // signal sent to this process is honoured at once even inside long synchronous loops.
+  const run = process.env[SUPERVISED_ENV] ? main(process.argv.slice(2)) : runSupervised(fileURLToPath(import.meta.url), process.argv.slice(2));
+  run.then((code) => {
     process.exitCode = code;
   });
 }

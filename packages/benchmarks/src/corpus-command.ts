@@ -1,12 +1,15 @@
-import { basename, join, resolve } from "node:path";
+import { basename, join } from "node:path";
 import { buildEmbedder } from "./embedder-setup.js";
 import { corpusCounts, loadCsvCorpus } from "@persode/datasets";
 import { corpusFiles, rankingsStem, writeResultFile } from "@persode/results";
 import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
 import { writeExtendedFile } from "./extended-results.js";
-import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
+import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, meta, runsAfter, writeAtomic } from "./results.js";
-import { StagedResults } from "./staging.js";
+import { StagedResults, resultsFolder } from "./staging.js";
+
+/** Where `bench corpus` writes without `--out`: a folder of its own in the caller's folder, never the committed results/. */
+const CORPUS_DEFAULT_OUT = "corpus-results";
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -19,8 +22,8 @@ export function corpusSlug(name: string): string {
 
 /**
  * `pnpm bench corpus`: the Exp. 6 protocol on a researcher's own journal corpus (two CSV files).
- * The corpus is fully loaded, validated and evaluated before anything is written, and its files are
- * written into a staging copy of `--out` that is published whole (as `pnpm bench` does).
+ * Relative paths resolve from the caller's folder. The corpus is fully loaded, validated and evaluated
+ * before anything is written, and its files are staged and published together (as `pnpm bench` does).
  */
 export async function runCorpusCommand(values: Values): Promise<number> {
   const episodes = values.episodes as string | undefined;
@@ -29,15 +32,15 @@ export async function runCorpusCommand(values: Values): Promise<number> {
     throw new UsageError("corpus needs --episodes FILE and --probes FILE (see the README section \"Your own journal corpus\")");
   }
   const embedderName = embedderOption(values.embedder);
-  const seed = intOption(values.seed, "seed", DEFAULT_SEED);
-  const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1);
+  const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
+  const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
   const settings = embedderSettings(embedderName, values);
-  const corpus = await loadCsvCorpus(resolve(episodes), resolve(probes), {
+  const out = resultsFolder(values.out as string | undefined, CORPUS_DEFAULT_OUT, callerCwd());
+  const corpus = await loadCsvCorpus(callerPath(episodes), callerPath(probes), {
     ...(values.name ? { name: values.name as string } : {}),
     ...(values.now ? { now: values.now as string } : {}),
   });
   for (const w of corpus.warnings) process.stderr.write(`warning: ${w}\n`);
-  const out = resolve((values.out as string | undefined) ?? "results");
   const { embedder, key } = await buildEmbedder(embedderName, settings);
   const slug = corpusSlug(corpus.name);
   const t0 = performance.now();
@@ -46,8 +49,8 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const r = await runEpisodic(corpus, embedder, { seed, samples }, `corpus ${corpus.name}`);
   await embedder.dispose?.();
 
-  // Nothing is written until everything has been computed; the files then go into a staging copy of
-  // `out` that is published whole, so a failure or an interrupt leaves `out` exactly as it was.
+  // Nothing is written until everything has been computed; the files are then staged and published
+  // together, so a failure or an interrupt leaves `out` exactly as it was.
   const names = corpusFiles(slug);
   const counts = corpusCounts(corpus);
   await StagedResults.within(out, async (staged) => {

@@ -1,18 +1,41 @@
+import { resolve } from "node:path";
 import { embedderNames, type EmbedderOptions } from "@persode/core";
 import { offlineFromEnv } from "@persode/util";
 
 /** A user error on the command line: printed without a stack trace, exit code 2. */
 export class UsageError extends Error {}
 
-/** A non-negative integer option (`--seed`, `--samples`), or the default when absent. */
-export function intOption(value: unknown, name: string, fallback: number, min = 0): number {
+/** Largest `--samples`: 50× the default; the bootstrap and sign-flip tables grow linearly with it (≈ 1 GB of tables and tens of minutes beyond). */
+export const MAX_SAMPLES = 100_000;
+
+/** Largest `--seed`: the largest integer a double holds exactly (seeds are written to every results file). */
+export const MAX_SEED = Number.MAX_SAFE_INTEGER;
+
+/** A non-negative integer option (`--seed`, `--samples`) in [min, max], or the default when absent; the error names the bound. */
+export function intOption(value: unknown, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "string" || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+  if (typeof value !== "string" || !/^\d+$/.test(value)) {
     throw new UsageError(`--${name} must be a non-negative integer, got "${String(value)}"`);
   }
   const n = Number(value);
+  if (!Number.isSafeInteger(n) || n > max) throw new UsageError(`--${name} must be at most ${max}, got ${value}`);
   if (n < min) throw new UsageError(`--${name} must be at least ${min}, got ${n}`);
   return n;
+}
+
+/**
+ * The folder the user ran the command from: `pnpm bench` runs in the repository root and passes the
+ * caller's folder as INIT_CWD, so relative paths on the command line resolve from where they were typed.
+ * Only for the bench script itself (npm_lifecycle_event "bench"): a process started by another script
+ * (a test under `pnpm test`) inherits INIT_CWD from it, but not that script's folder.
+ */
+export function callerCwd(env: NodeJS.ProcessEnv = process.env): string {
+  return env.npm_lifecycle_event === "bench" && env.INIT_CWD ? env.INIT_CWD : process.cwd();
+}
+
+/** A path given on the command line, made absolute from the caller's folder (see callerCwd). */
+export function callerPath(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(callerCwd(env), path);
 }
 
 /** The `--embedder` option: a registered embedder name (default hashing). */

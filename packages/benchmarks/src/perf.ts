@@ -28,7 +28,7 @@ const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D]
 Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
   --embedder NAME   ${embedderNames().join(" | ")} (default hashing)
   --model, --dtype  passed to a neural embedder, as for \`pnpm bench\`
-  --repeat N        runs per measurement (default 3)
+  --repeat N        runs per measurement (default 3, at most 100)
   --embedding       MiniLM sentences/s on the texts Exp. 5 and 6 embed, cold and warm (embedding cache)
   --texts-out FILE  with --embedding: also write those texts (JSON) to time another implementation on them
   --limit N         with --embedding: only the first N of those texts
@@ -289,11 +289,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     if (values.embedding || values.all) {
-      process.stdout.write(await modelPerf(Boolean(values.embedding), Boolean(values.all), values["texts-out"], values.limit === undefined ? undefined : intOption(values.limit, "limit", 0, 1)));
+      process.stdout.write(await modelPerf(Boolean(values.embedding), Boolean(values.all), values["texts-out"], values.limit === undefined ? undefined : intOption(values.limit, "limit", 0, 1, 1_000_000)));
       return 0;
     }
     const embedder = embedderOption(values.embedder);
-    const repeat = intOption(values.repeat, "repeat", 3, 1);
+    const repeat = intOption(values.repeat, "repeat", 3, 1, 100);
     process.stdout.write(formatPerf(await runPerf({ embedder, settings: embedderSettings(embedder, values), repeat })));
     return 0;
   } catch (e) {

@@ -7,6 +7,7 @@
  */
 import { MemoryStore, gateFires, rankChecked, type Embedder, type MemoryInit, type RankingContext, type RetrievalStrategy } from "@persode/core";
 import type { Progress } from "@persode/util";
+import { checkInterrupt } from "./interrupt.js";
 
 /** A query as ranked: its text, its embedding and the intensity E the gate and fusion read (docs/spec.md §5). */
 export interface RankingQuery {
@@ -70,6 +71,7 @@ export function rankGroups(groups: readonly RankingGroup[], embedder: Embedder, 
       }
       qi++;
       progress?.tick();
+      checkInterrupt();
     }
   }
   return fires;

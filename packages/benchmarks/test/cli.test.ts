@@ -112,6 +112,31 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     });
   }
 
+  for (const [target, option, value, bound] of [
+    ["exp6", "--samples", "10000000", "100000"],
+    ["corpus", "--samples", "100001", "100000"],
+    ["exp5", "--seed", "99999999999999999999", String(Number.MAX_SAFE_INTEGER)],
+  ]) {
+    it(`${target} ${option} ${value}: refused up front, naming the bound`, () => {
+      const out = freshDir("too-large");
+      const extra = target === "corpus" ? ["--episodes", "e.csv", "--probes", "p.csv"] : [];
+      const r = bench([target!, ...extra, option!, value!, "--out", out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${option} must be at most ${bound}, got ${value}`);
+      expect(listFiles(out)).toEqual([]);
+    });
+  }
+
+  for (const [name, value] of [["PERSODE_OFFLINE", "maybe"], ["PERSODE_PROGRESS", "sometimes"]]) {
+    it(`${name}=${value} is refused up front by every target, as \`pnpm model\` refuses it`, () => {
+      const out = freshDir("bad-env");
+      const r = spawnCli(["exp1", "--out", out], { ...env, [name!]: value! }, root);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${name}="${value}" is not a boolean; use 1 or 0`);
+      expect(listFiles(out)).toEqual([]);
+    });
+  }
+
   it("--samples 0", () => {
     const r = bench(["exp5", "--samples", "0", "--out", freshDir("bad-samples")]);
     expect(r.code).toBe(2);

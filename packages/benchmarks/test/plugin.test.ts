@@ -6,13 +6,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXTENDED_STRATEGIES } from "@persode/core";
-import { STRATEGY_KEYS, listFiles, pinnedDataEnv, spawnCli, type CliRun } from "./bench-helpers.js";
+import { ALL_SLUGS, STRATEGY_KEYS, listFiles, pinnedDataEnv, spawnCli, type CliRun } from "./bench-helpers.js";
 
 const PLUGIN = fileURLToPath(new URL("../../../examples/recency-boosted.mjs", import.meta.url));
+const MUTATING = fileURLToPath(new URL("./fixtures/mutating-plugin.mjs", import.meta.url));
 const KEY = "recency-boosted similarity";
 
 describe("a strategy registered by --plugin appears everywhere", () => {
   let out: string;
+  let mutated: string;
   let cache: string;
   let runs: Record<string, CliRun>;
 
@@ -22,9 +24,12 @@ describe("a strategy registered by --plugin appears everywhere", () => {
     const env = await pinnedDataEnv(cache);
     runs = {};
     for (const target of ["exp3", "exp5", "exp6"]) runs[target] = spawnCli([target, "--plugin", PLUGIN, "--out", out, ...(target === "exp3" ? [] : ["--samples", "200"])], env, out);
-  }, 180_000);
+    mutated = mkdtempSync(join(tmpdir(), "persode-plugin-mutating-"));
+    runs.mutating = spawnCli(["exp6", "--plugin", MUTATING, "--out", mutated, "--samples", "200"], env, mutated);
+  }, 240_000);
   afterAll(() => {
     rmSync(out, { recursive: true, force: true });
+    rmSync(mutated, { recursive: true, force: true });
     rmSync(cache, { recursive: true, force: true });
   });
 
@@ -74,5 +79,29 @@ describe("a strategy registered by --plugin appears everywhere", () => {
     expect(exp6["similarity-only"].overall.r3).toBe(0.552);
     expect(exp6["fused (Persode)"].overall.r3).toBe(0.518);
     expect(exp6["gated (Persode)"].overall.r3).toBe(0.55);
+  });
+
+  it("a plugin that writes over everything its rank() receives leaves every shipped strategy's rankings, reports and numbers byte-identical", () => {
+    const r = runs.mutating!;
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    for (const slug of ALL_SLUGS) {
+      for (const ext of [".jsonl", ".official.json"]) {
+        const file = join("exp6_epirec_rankings", `hashing_${slug}${ext}`);
+        expect(readFileSync(join(mutated, file), "latin1") === readFileSync(join(out, file), "latin1"), file).toBe(true);
+      }
+    }
+    // Every shipped strategy's numbers and CIs are the same too. (The plugin's own copy of a store's columns
+    // is vandalised for its later queries, so its own numbers, and the Holm adjustments that include them, differ.)
+    const shipped = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(shipped);
+      if (value === null || typeof value !== "object") return value;
+      return Object.fromEntries(Object.entries(value).filter(([k]) => k !== KEY && k !== "meta" && k !== "p_holm" && k !== "significant").map(([k, v]) => [k, shipped(v)]));
+    };
+    for (const file of ["exp6_epirec.json", "exp6_epirec_extended.json"]) {
+      const read = (dir: string) => JSON.stringify(shipped(JSON.parse(readFileSync(join(dir, file), "utf8"))));
+      expect(read(mutated), file).toBe(read(out));
+      expect(read(out), file).toContain(file.includes("extended") ? '"mmr (λ = 0.5)"' : '"gated (Persode)"');
+    }
   });
 });

@@ -57,7 +57,7 @@ export { createEmbedder, registerEmbedder, embedderNames, type EmbedderFactory, 
 /** What a strategy ranks with: the store's typed columns and lazily computed similarity, salience and fused orders. */
 export { NEAR_TIE_EPSILON, RankingContext, descendingOrder, nearTiePositions, type StoreColumns, type RankingQuery, type RankingParams } from "./ranking.js";
 /** The Memory Selection Block: add, retrieve with a strategy, reinforce, save and load. */
-export { MemoryStore, type MemoryStoreOptions, type RetrieveOptions, type RetrievalResult } from "./store.js";
+export { MemoryStore, MAX_STORE_DIM, type MemoryStoreOptions, type RetrieveOptions, type RetrievalResult } from "./store.js";
 /** A retrieval strategy: key, file-name slug and a full ranking of the store. */
 export type { RetrievalStrategy, Fusion } from "./strategies/strategy.js";
 /** Rank by creation time, newest first. */

@@ -214,6 +214,9 @@ export class RankingContext {
   }
 }
 
+// Strategies from plugins run in the same process: no one may swap the methods every strategy ranks with.
+Object.freeze(RankingContext.prototype);
+
 let lanesScratch = new Float64Array(0);
 
 /**

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { constants as bufferConstants } from "node:buffer";
+import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DAY_MS, describe, writeFileAtomicExplained } from "@persode/util";
 import type { Embedder } from "./embedders/embedder.js";
@@ -60,6 +61,12 @@ export interface MemoryStoreOptions {
 const FORMAT = "persode-memory-store";
 const FORMAT_VERSION = 1;
 
+/** Largest embedding dimension a store accepts (64 Ki; today's text embedders have 256 … 4 096): a saved store declaring more is refused before anything is allocated. */
+export const MAX_STORE_DIM = 65_536;
+
+/** Largest store file `MemoryStore.load` reads: the longest string JavaScript can hold. */
+const MAX_STORE_FILE_BYTES = bufferConstants.MAX_STRING_LENGTH;
+
 /**
  * The memory store and Memory Selection Block (paper §4.2, docs/spec.md §5): holds memories with their
  * embeddings in typed columns and ranks the whole store per query by fused similarity and salience.
@@ -82,6 +89,8 @@ export class MemoryStore {
 
   constructor(opts: MemoryStoreOptions = {}) {
     this.embedder = opts.embedder ?? new HashingEmbedder();
+    const dim = this.embedder.dim;
+    if (!Number.isInteger(dim) || dim < 1 || dim > MAX_STORE_DIM) throw new RangeError(`MemoryStore: the embedder's dim must be an integer in 1 … ${MAX_STORE_DIM}, got ${describe(dim)}`);
     this.alpha = validateAlpha(opts.alpha ?? 0.5);
     this.weights = Object.freeze({ ...validateWeights(opts.weights ?? DEFAULT_WEIGHTS) });
     this.gamma = validateProtection(opts.gamma ?? DEFAULT_PROTECTION);
@@ -283,8 +292,12 @@ export class MemoryStore {
     const o = data as Record<string, unknown>;
     if (o.format !== FORMAT) throw new TypeError(`${src}: not a Persode memory store (format is ${describe(o.format)}, expected "${FORMAT}")`);
     if (o.version !== FORMAT_VERSION) throw new TypeError(`${src}: unsupported store version ${describe(o.version)} (this library reads version ${FORMAT_VERSION})`);
-    const embedder = opts.embedder ?? new HashingEmbedder((o.embedder as { dim?: number } | undefined)?.dim ?? 256);
     const saved = o.embedder as { id?: unknown; dim?: unknown } | undefined;
+    // A size read from a file is bounded before anything is allocated for it.
+    if (saved?.dim !== undefined && !(Number.isInteger(saved.dim) && (saved.dim as number) >= 1 && (saved.dim as number) <= MAX_STORE_DIM)) {
+      throw new RangeError(`${src}: embedder.dim: expected an integer in 1 … ${MAX_STORE_DIM}, got ${describe(saved.dim)}; the file is corrupt or not a store this library wrote`);
+    }
+    const embedder = opts.embedder ?? new HashingEmbedder((saved?.dim as number | undefined) ?? 256);
     if (saved?.id !== embedder.id) {
       throw new Error(`${src}: saved with embedder "${String(saved?.id)}" but loading with "${embedder.id}"; pass the matching embedder`);
     }
@@ -321,6 +334,10 @@ export class MemoryStore {
 
   /** Load a saved store; a corrupt file gives an error naming the file and what is wrong. */
   static async load(path: string, opts: { embedder?: Embedder } = {}): Promise<MemoryStore> {
+    const bytes = (await stat(path)).size;
+    if (bytes > MAX_STORE_FILE_BYTES) {
+      throw new RangeError(`${path}: ${bytes} bytes, more than the ${MAX_STORE_FILE_BYTES} bytes a store file can have (the longest string JavaScript can hold); it is not a store this library wrote`);
+    }
     const text = await readFile(path, "utf8");
     let data: unknown;
     try {
@@ -360,3 +377,6 @@ function validateTopK(topK: number): number {
   if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`retrieve: topK must be a non-negative integer, got ${describe(topK)}`);
   return topK;
 }
+
+// Strategies from plugins run in the same process: no one may swap the methods the benchmarks build stores with.
+Object.freeze(MemoryStore.prototype);

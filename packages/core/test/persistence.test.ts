@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { DAY_MS, HashingEmbedder, MemoryStore, toEpochMs, type Embedder } from "../src/index.js";
+import { DAY_MS, HashingEmbedder, MAX_STORE_DIM, MemoryStore, toEpochMs, type Embedder } from "../src/index.js";
 import { prng } from "./prng.js";
 
 // Failure injection for the atomic-save tests: the store writes through node:fs/promises.
@@ -281,5 +281,36 @@ describe("loading bad files: clear errors, files untouched", () => {
   it("a top-level array or null is rejected", async () => {
     await expectLoadError("array.json", "[]", /expected a JSON object/);
     await expectLoadError("null.json", "null", /expected a JSON object/);
+  });
+});
+
+describe("sizes read from a store file are bounded before anything is allocated", () => {
+  const dir = mkdtempSync(join(tmpdir(), "persode-store-bounds-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, data: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(data));
+    return path;
+  };
+  const header = { format: "persode-memory-store", version: 1, alpha: 0.5, gamma: 0.5, lambda: 0.1, weights: { emotion: 1, recall: 1, context: 1 }, memories: [] };
+
+  it("a 200-byte file declaring a 10⁹-dimensional embedder is refused, naming the bound (it used to allocate 12 GB)", async () => {
+    for (const dim of [1e9, MAX_STORE_DIM + 1, 0, -3, 2.5, "256"]) {
+      const path = file("huge.json", { ...header, embedder: { id: `hashing-md5-${dim}`, dim } });
+      expect(readFileSync(path).length).toBeLessThan(260);
+      await expect(MemoryStore.load(path)).rejects.toThrow(`embedder.dim: expected an integer in 1 … ${MAX_STORE_DIM}`);
+    }
+  });
+
+  it("a store's embedder dimension has the same bound; the largest allowed one works", async () => {
+    const wide = { id: "wide", dim: 1e9, embed: async () => new Float64Array(0) } as unknown as Embedder;
+    expect(() => new MemoryStore({ embedder: wide })).toThrow(`the embedder's dim must be an integer in 1 … ${MAX_STORE_DIM}, got 1000000000`);
+    const store = new MemoryStore({ embedder: new HashingEmbedder(MAX_STORE_DIM) });
+    await store.add({ text: "the widest store still loads", emotionalIntensity: 0.5, createdAt: "2025-01-01" });
+    const path = join(dir, "widest.json");
+    await store.save(path);
+    const loaded = await MemoryStore.load(path);
+    expect(loaded.size).toBe(1);
+    expect(loaded.embedder.dim).toBe(MAX_STORE_DIM);
   });
 });

@@ -236,7 +236,9 @@ describe("NaN never decides an order", () => {
 
 describe("rankChecked: every strategy's ranking is a permutation of the store", () => {
   const size = 5;
-  const ctx = { size, query: { text: "where did I leave the keys", vector: new Float64Array(1) } } as unknown as RankingContext;
+  const zeros = () => new Float64Array(size);
+  const columns = { size, dim: 1, vectors: zeros(), norms: zeros(), emotionalIntensity: zeros(), contextualRelevance: zeros(), recallCount: zeros(), createdAtMs: zeros(), decayFromMs: zeros() };
+  const ctx = new MemoryStore().context({ text: "where did I leave the keys", vector: new Float64Array(1), intensity: 0 }, 0, columns);
   const strategy = (rank: (c: RankingContext) => unknown): RetrievalStrategy => ({ key: "probe strategy", slug: "probe", description: "test", rank: rank as RetrievalStrategy["rank"] });
   const cases: Array<[string, unknown, RegExp]> = [
     ["a duplicate index", Int32Array.of(0, 1, 1, 3, 4), /memory index 1 appears twice \(again at position 2\)/],
@@ -267,9 +269,14 @@ describe("rankChecked: every strategy's ranking is a permutation of the store", 
     expect(() => rankChecked(strategy(() => descendingOrder([0.1, NaN, 0.9, 0.5, 0.7])), ctx)).toThrow(/^strategy "probe strategy" on query "where did I leave the keys": rank\(\) failed: descendingOrder: score 1 of 5 is NaN/);
   });
 
-  it("passes a permutation through; a plain array of integers becomes an Int32Array", () => {
+  it("passes a permutation through (a plugin's as a copy it cannot change later); a plain array of integers becomes an Int32Array", () => {
     const order = Int32Array.of(4, 3, 2, 1, 0);
-    expect(rankChecked(strategy(() => order), ctx)).toBe(order);
+    const checked = rankChecked(strategy(() => order), ctx);
+    expect(checked).toEqual(order);
+    order[0] = 0;
+    expect(checked[0]).toBe(4);
+    const shipped = recencyOnly.rank(ctx);
+    expect(rankChecked(recencyOnly, ctx)).toBe(shipped);
     expect(rankChecked(strategy(() => [1, 0, 2, 4, 3]), ctx)).toEqual(Int32Array.of(1, 0, 2, 4, 3));
   });
 

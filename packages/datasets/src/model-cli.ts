@@ -3,6 +3,7 @@
  * `pnpm model fetch` — provision the pinned embedding model (all-MiniLM-L6-v2) into the cache, every file
  * sha256-verified, and say where each file came from. `check` does the same offline (never downloads).
  */
+import { offlineFromEnv } from "@persode/util";
 import { DatasetError } from "./errors.js";
 import { modelLabel } from "./model/pinned-model.js";
 import { provisionModel, type ProvisionOptions } from "./model/provision.js";
@@ -21,6 +22,14 @@ async function main(argv: string[]): Promise<number> {
   }
   if ((cmd !== "fetch" && cmd !== "check") || argv.length > 1) {
     process.stderr.write(`unknown arguments "${argv.join(" ")}"\n${USAGE}\n`);
+    return 2;
+  }
+  // The environment is read one way by every command: a bad PERSODE_OFFLINE is refused here too, also by
+  // `check` (which is offline anyway), as `pnpm bench` refuses it.
+  try {
+    offlineFromEnv(process.env);
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n`);
     return 2;
   }
   const opts: ProvisionOptions = cmd === "check" ? { offline: true } : {};

@@ -55,8 +55,8 @@ afterAll(() => {
 });
 
 describe("README library samples run as written", () => {
-  it("finds the samples (a TypeScript library snippet and the JavaScript strategy plugin)", () => {
-    expect(libraryBlocks.map((b) => b.lang).sort()).toEqual(["js", "ts"]);
+  it("finds the samples (the library sample and the strategy plugin, both plain JavaScript that node runs as written)", () => {
+    expect(libraryBlocks.map((b) => b.lang)).toEqual(["js", "js"]);
   });
 
   for (const block of libraryBlocks) {
@@ -69,15 +69,25 @@ describe("README library samples run as written", () => {
       const r = spawnSync(process.execPath, [file], { cwd: work, env: offlineEnv(), encoding: "utf8", timeout: 60_000 });
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
-      if (block.lang === "ts") {
+      if (block.code.includes("PersodeAgent")) {
         expect(r.stdout).toContain("puddle"); // the journal entry's markdown was printed
         expect(existsSync(join(work, "memories.json"))).toBe(true);
       }
     });
   }
 
+  it("the library sample is examples/library.mjs, which runs with node from the repository as the README says", () => {
+    const library = libraryBlocks.find((b) => b.code.includes("PersodeAgent"))!;
+    expect(readFileSync(join(REPO_ROOT, "examples", "library.mjs"), "utf8")).toContain(library.code);
+    const work = mkdtempSync(join(dir, "repo-sample-"));
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, "examples", "library.mjs")], { cwd: work, env: offlineEnv(), encoding: "utf8", timeout: 60_000 });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(existsSync(join(work, "memories.json"))).toBe(true);
+  });
+
   it("the plugin sample is the complete examples/recency-boosted.mjs it says it is", () => {
-    const plugin = libraryBlocks.find((b) => b.lang === "js")!;
+    const plugin = libraryBlocks.find((b) => b.code.includes("registerStrategy"))!;
     expect(readFileSync(join(REPO_ROOT, "examples", "recency-boosted.mjs"), "utf8")).toContain(plugin.code);
   });
 });
@@ -168,6 +178,17 @@ describe("README shell commands name real scripts, targets, options and files", 
       for (const w of rest) if (/^(packages|examples|scripts)\//.test(w) && !existsSync(join(REPO_ROOT, w))) problems.push(`${where}: ${cmd} — no file ${w}`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it("the Quick start's count of Debian packages is the number scripts/system-deps.sh installs, and names each", () => {
+    const script = readFileSync(join(REPO_ROOT, "scripts", "system-deps.sh"), "utf8");
+    const packages = [...script.matchAll(/need\+=\(([a-z0-9.+-]+)\)/g)].map((m) => m[1]!);
+    expect(packages.length).toBeGreaterThan(0);
+    const quick = README.slice(README.indexOf("## Quick start"), README.indexOf("```sh\npnpm test"));
+    const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    const stated = /root or sudo for (\w+) Debian packages?/.exec(quick)?.[1];
+    expect(stated).toBe(words[packages.length]);
+    for (const p of packages) expect(quick, p).toContain(p);
   });
 
   it("would catch a wrong target, option or script (the checker is not vacuous)", () => {

@@ -45,7 +45,7 @@ export type {
   DocumentTypes,
 } from "./documents.js";
 export { envelopeProblems, type DocumentKind } from "./envelope.js";
-export { writeResultFile, formatResultJson, ResultsFormatError } from "./write.js";
+export { writeResultFile, writeResultText, formatResultJson, ResultsFormatError } from "./write.js";
 export {
   readResults,
   presentExperiments,

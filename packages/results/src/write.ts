@@ -1,4 +1,5 @@
 /** Writing a results file: check its envelope, serialize byte-stably, replace atomically (never a partial or malformed file). */
+import { readFile } from "node:fs/promises";
 import { writeFileAtomicExplained } from "@persode/util";
 import type { DocumentTypes } from "./documents.js";
 import { envelopeProblems, type DocumentKind } from "./envelope.js";
@@ -28,5 +29,26 @@ export async function writeResultFile<K extends DocumentKind>(path: string, kind
   if (problems.length > 0) {
     throw new ResultsFormatError(`refusing to write ${path}: it is not a well-formed ${kind} results file (${problems.join("; ")}); ${path} was left unchanged. This is a bug in the runner that built it.`);
   }
-  await writeFileAtomicExplained(path, format(doc));
+  await writeResultText(path, format(doc));
+}
+
+/** A results file's text with its provenance line(s) (`"generated_by": "pnpm bench …"`) blanked out. */
+function withoutProvenance(text: string): string {
+  return text.replace(/"generated_by": "(?:[^"\\]|\\.)*"/g, '"generated_by": ""');
+}
+
+/**
+ * Write a results file's text atomically, unless the file there already says exactly the same but for
+ * `generated_by`: rerunning one experiment (`pnpm bench exp1`) then leaves a file that `pnpm bench all`
+ * wrote as it is, instead of rewriting it only to name another command that produces the same bytes.
+ */
+export async function writeResultText(path: string, text: string): Promise<void> {
+  let previous: string | undefined;
+  try {
+    previous = await readFile(path, "utf8");
+  } catch {
+    // no file yet (or unreadable: it is replaced)
+  }
+  if (previous !== undefined && previous !== text && withoutProvenance(previous) === withoutProvenance(text)) return;
+  await writeFileAtomicExplained(path, text);
 }

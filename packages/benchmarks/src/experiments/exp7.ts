@@ -10,8 +10,8 @@ import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "../stats/randomization.js";
 import { EPISODIC_PROTOCOL } from "../episodic.js";
 import { mean } from "../metrics.js";
 import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/correlation.js";
-import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, reproducibilityOf, writeResultFile, type SignificanceRecord } from "@persode/results";
-import { libraryGate, meta, runsAfter, writeAtomic } from "../results.js";
+import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, reproducibilityOf, writeResultFile, writeResultText, type SignificanceRecord } from "@persode/results";
+import { libraryGate, meta, runsAfter } from "../results.js";
 import type { Experiment } from "./experiment.js";
 
 /** Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per estimator. */
@@ -229,7 +229,7 @@ export const exp7: Experiment = {
       gate_fires: Object.fromEntries([...table.fires].map(([k, v]) => [k, Array.from(v)])),
       locomo_evidence_recall_at_5: Object.fromEntries([...locomoTable.recall5].map(([k, v]) => [k, Array.from(v)])),
     });
-    await writeAtomic(join(ctx.out, modelFile), formatResultJson({ ...m, generated_by: `pnpm bench ${ctx.target}`, data_sha256: emobank.sha256, reproducibility: reproducibilityOf(m) }));
+    await writeResultText(join(ctx.out, modelFile), formatResultJson({ ...m, generated_by: `pnpm bench ${ctx.target}`, data_sha256: emobank.sha256, reproducibility: reproducibilityOf(m) }));
     await writeResultFile(
       perProbePath,
       "exp7-per-item",

@@ -13,6 +13,8 @@
  * Values are returned unrounded; callers round for display.
  */
 import seedrandom from "seedrandom";
+import { Progress } from "@persode/util";
+import { checkInterrupt } from "../interrupt.js";
 import { percentileRanks } from "./python-bootstrap.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
@@ -64,7 +66,13 @@ function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, lab
   }
   const sums = new Float64Array(C);
   const out = cols.map(() => new Float64Array(spec.samples));
+  // Silent unless the resampling runs for seconds (a large --samples): then a line with the time left.
+  const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
   for (let b = 0; b < spec.samples; b++) {
+    if ((b & 255) === 0) {
+      checkInterrupt();
+      progress.update(b);
+    }
     sums.fill(0);
     for (let i = 0; i < n; i++) {
       const base = Math.floor(((prng.int32() >>> 0) * n) / TWO_POW_32) * C;
@@ -72,6 +80,8 @@ function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, lab
     }
     for (let c = 0; c < C; c++) out[c]![b] = sums[c]! / n;
   }
+  progress.update(spec.samples);
+  progress.finish();
   return out;
 }
 

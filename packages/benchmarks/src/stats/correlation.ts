@@ -5,6 +5,8 @@
  */
 import { pearson } from "@persode/core";
 import seedrandom from "seedrandom";
+import { Progress } from "@persode/util";
+import { checkInterrupt } from "../interrupt.js";
 import type { BootstrapSpec } from "./bootstrap.js";
 import { percentileRanks } from "./python-bootstrap.js";
 
@@ -180,7 +182,12 @@ export function bootstrapStatistics(n: number, stats: Record<string, (idx: Int32
   const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
   const idx = new Int32Array(n);
   const counts = new Int32Array(n);
+  const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
   for (let b = 0; b < spec.samples; b++) {
+    if ((b & 255) === 0) {
+      checkInterrupt();
+      progress.update(b);
+    }
     counts.fill(0);
     for (let i = 0; i < n; i++) {
       const j = Math.floor(((prng.int32() >>> 0) * n) / TWO_POW_32);
@@ -191,6 +198,8 @@ export function bootstrapStatistics(n: number, stats: Record<string, (idx: Int32
       draws[k]![b] = stats[name]!(idx, counts);
     });
   }
+  progress.update(spec.samples);
+  progress.finish();
   const ones = new Int32Array(n).fill(1);
   const [lo, hi] = percentileRanks(spec.samples);
   const out: Record<string, StatWithCi> = {};

@@ -11,6 +11,7 @@
  * since rounding is monotone.
  */
 import { pyRound } from "@persode/util";
+import { checkInterrupt } from "../interrupt.js";
 import { canonicalSplitSum, exactMean, splitFixedPoint, splitSumMean } from "./exact-mean.js";
 import type { PyRandom } from "./mt19937.js";
 
@@ -36,6 +37,7 @@ export function pythonPercentileCI(rng: PyRandom, values: ArrayLike<number>, sam
     const means = new Float64Array(samples);
     const resample = new Float64Array(n);
     for (let b = 0; b < samples; b++) {
+      if ((b & 255) === 0) checkInterrupt();
       rng.fillDraws(idx, n);
       for (let i = 0; i < n; i++) resample[i] = values[idx[i]!]!;
       means[b] = exactMean(resample);
@@ -47,6 +49,7 @@ export function pythonPercentileCI(rng: PyRandom, values: ArrayLike<number>, sam
   const sumHi = new Float64Array(samples);
   const sumLo = new Float64Array(samples);
   for (let b = 0; b < samples; b++) {
+    if ((b & 255) === 0) checkInterrupt();
     rng.fillDraws(idx, n);
     let h = 0;
     let l = 0;

@@ -18,6 +18,7 @@
  * may differ in the last bits, and counting such near-ties keeps the test conservative.
  */
 import seedrandom from "seedrandom";
+import { checkInterrupt } from "../interrupt.js";
 
 /** The default number of random sign vectors, B. */
 export const DEFAULT_PERMUTATIONS = 10_000;
@@ -45,7 +46,10 @@ export function drawSignFlips(n: number, spec: { samples: number; seed: number }
   const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
   const W = Math.ceil(n / 32);
   const words = new Uint32Array(spec.samples * W);
-  for (let k = 0; k < words.length; k++) words[k] = prng.int32() >>> 0;
+  for (let k = 0; k < words.length; k++) {
+    if ((k & 0xffff) === 0) checkInterrupt();
+    words[k] = prng.int32() >>> 0;
+  }
   // Bytes extracted with shifts (not a typed-array view), so they do not depend on the machine's endianness.
   const G = Math.ceil(n / 8);
   const bytes = new Uint8Array(spec.samples * G);
@@ -107,6 +111,7 @@ export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, fl
   const { bytes, samples } = flips;
   let count = 0;
   for (let s = 0; s < samples; s++) {
+    if ((s & 1023) === 0) checkInterrupt();
     let flipped = 0;
     const row = s * groups;
     for (let k = 0; k < A; k++) flipped += table[k * 256 + bytes[row + offsets[k]!]!]!;

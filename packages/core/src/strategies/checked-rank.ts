@@ -1,4 +1,6 @@
 import type { RankingContext } from "../ranking.js";
+import { isShipped } from "./claims.js";
+import { isolatedContext } from "./isolated-context.js";
 import type { RetrievalStrategy } from "./strategy.js";
 
 /**
@@ -47,17 +49,21 @@ export function permutationProblem(order: unknown, size: number): string | null 
  * The one way every caller (benchmarks, `retrieveWith`) runs a strategy: `strategy.rank(ctx)`,
  * validated as a permutation of the store before any metric sees it. A throw inside rank()
  * (e.g. descendingOrder refusing a NaN score) and an invalid ranking both become a
- * StrategyRankingError naming the strategy's key and the query.
+ * StrategyRankingError naming the strategy's key and the query. A strategy that does not ship with
+ * Persode (a plugin's) ranks an isolated copy of the context and its order is copied, so what it
+ * mutates — store columns, similarity, query — never reaches the store or another strategy.
  */
 export function rankChecked(strategy: RetrievalStrategy, ctx: RankingContext): Int32Array {
+  const shipped = isShipped(strategy);
+  const own = shipped ? ctx : isolatedContext(ctx, strategy);
   let order: unknown;
   try {
-    order = strategy.rank(ctx);
+    order = strategy.rank(own);
   } catch (e) {
     if (e instanceof StrategyRankingError) throw e;
     throw new StrategyRankingError(strategy.key, ctx.query.text, `rank() failed: ${(e as Error)?.message ?? String(e)}`);
   }
   const problem = permutationProblem(order, ctx.size);
   if (problem !== null) throw new StrategyRankingError(strategy.key, ctx.query.text, problem);
-  return order instanceof Int32Array ? order : Int32Array.from(order as ArrayLike<number>);
+  return shipped && order instanceof Int32Array ? order : Int32Array.from(order as ArrayLike<number>);
 }

@@ -4,6 +4,7 @@ import { gatedHybrid } from "./gated-hybrid.js";
 import { generativeAgents } from "./generative-agents.js";
 import { memoryBank } from "./memorybank.js";
 import { mmr } from "./mmr.js";
+import { claimNames, releaseNames, shipStrategies } from "./claims.js";
 import { strategies } from "./registry.js";
 import { rrf } from "./rrf.js";
 import type { RetrievalStrategy } from "./strategy.js";
@@ -17,30 +18,29 @@ export const EXTENDED_STRATEGIES: readonly RetrievalStrategy[] = Object.freeze([
 
 const extended: RetrievalStrategy[] = [];
 
-/** Add a strategy to the extended set only (throws on a key or slug taken by any strategy). */
+/** Add a strategy to the extended set only (throws on a key or slug taken by any strategy, or reserved for a shipped one). */
 export function registerExtendedStrategy(s: RetrievalStrategy): void {
-  if (!s || typeof s.rank !== "function") throw new TypeError("registerExtendedStrategy: expected an object with key, slug and rank()");
-  if (!/^[a-z0-9_-]+$/.test(s.slug)) throw new RangeError(`strategy slug "${s.slug}" must match [a-z0-9_-]+`);
-  if ([...strategies(), ...extended].some((r) => r.key === s.key || r.slug === s.slug)) {
-    throw new Error(`a strategy with key "${s.key}" or slug "${s.slug}" is already registered`);
-  }
+  claimNames(s, "registerExtendedStrategy");
   extended.push(s);
 }
 
-/** Remove a strategy from the extended set by key; returns whether it was there. */
+/** Remove a plugin's strategy from the extended set by key; returns whether it was there. Shipped strategies cannot be removed. */
 export function unregisterExtendedStrategy(key: string): boolean {
   const i = extended.findIndex((r) => r.key === key);
-  if (i >= 0) extended.splice(i, 1);
+  if (i >= 0) {
+    releaseNames(extended[i]!);
+    extended.splice(i, 1);
+  }
   return i >= 0;
 }
 
 /**
  * The extended set, in table order: every registered strategy (the paper's five, then plugins) and
- * then the extended ones, minus any whose key a registered strategy already uses.
+ * then the extended ones (names are unique across both registries, see claims.ts).
  */
 export function extendedStrategies(): readonly RetrievalStrategy[] {
   const base = strategies();
-  return [...base, ...extended.filter((s) => !base.some((b) => b.key === s.key || b.slug === s.slug))];
+  return [...base, ...extended];
 }
 
 /**
@@ -54,4 +54,5 @@ export function getStrategy(keyOrSlug: string): RetrievalStrategy {
   return s;
 }
 
+shipStrategies(EXTENDED_STRATEGIES);
 for (const s of EXTENDED_STRATEGIES) registerExtendedStrategy(s);

@@ -3,24 +3,27 @@ import { gated } from "./gated.js";
 import { recencyOnly } from "./recency.js";
 import { salienceOnly } from "./salience.js";
 import { similarityOnly } from "./similarity.js";
+import { claimNames, releaseNames, shipStrategies } from "./claims.js";
 import type { RetrievalStrategy } from "./strategy.js";
 
 const registry: RetrievalStrategy[] = [];
 
-/** Add a strategy to the registry every benchmark iterates (throws on a duplicate key or slug). */
+/**
+ * Add a strategy to the registry every benchmark iterates (throws on a key or slug taken by any strategy,
+ * in either registry, or reserved for a shipped one: the paper's five and the extended set).
+ */
 export function registerStrategy(s: RetrievalStrategy): void {
-  if (!s || typeof s.rank !== "function") throw new TypeError("registerStrategy: expected an object with key, slug and rank()");
-  if (!/^[a-z0-9_-]+$/.test(s.slug)) throw new RangeError(`strategy slug "${s.slug}" must match [a-z0-9_-]+`);
-  if (registry.some((r) => r.key === s.key || r.slug === s.slug)) {
-    throw new Error(`a strategy with key "${s.key}" or slug "${s.slug}" is already registered`);
-  }
+  claimNames(s, "registerStrategy");
   registry.push(s);
 }
 
-/** Remove a strategy by key (for experiments and tests); returns whether it was registered. */
+/** Remove a plugin's strategy by key (for experiments and tests); returns whether it was registered. Shipped strategies cannot be removed. */
 export function unregisterStrategy(key: string): boolean {
   const i = registry.findIndex((r) => r.key === key);
-  if (i >= 0) registry.splice(i, 1);
+  if (i >= 0) {
+    releaseNames(registry[i]!);
+    registry.splice(i, 1);
+  }
   return i >= 0;
 }
 
@@ -32,4 +35,5 @@ export function strategies(): readonly RetrievalStrategy[] {
 /** The five strategies of the paper's evaluation, in table order. */
 export const BUILTIN_STRATEGIES: readonly RetrievalStrategy[] = Object.freeze([recencyOnly, similarityOnly, salienceOnly, fused, gated]);
 
+shipStrategies(BUILTIN_STRATEGIES);
 for (const s of BUILTIN_STRATEGIES) registerStrategy(s);

@@ -137,10 +137,15 @@ export async function provisionModel(opts: ProvisionOptions = {}): Promise<Provi
       else files.push({ path: f.path, sha256: sha, source: "dir" });
     }
     if (problems.length > 0) {
+      // The two variables expect different layouts: say so when the files sit in the other one.
+      const flat = files.length === 0 && (await layoutHolds(m, root));
       throw new DatasetError(
         `${label}: PERSODE_MODEL_DIR (or the modelDir option) names ${root}, but ${dir} is not the pinned model:\n` +
           `${problems.map((p) => `  - ${p}`).join("\n")}\n` +
-          `To fix: unset PERSODE_MODEL_DIR to use the cache and the other sources (\`pnpm model fetch\`), or put the pinned files there.`,
+          (flat
+            ? `${root} holds the model files themselves (${m.files[0]!.path}, …): that is the PERSODE_MODEL_MIRROR layout. PERSODE_MODEL_DIR names the folder that holds ${m.id}/. ` +
+              `To fix: set PERSODE_MODEL_MIRROR=${root} instead (its files are verified and copied into the cache), or move the files to ${dir}.`
+            : `To fix: unset PERSODE_MODEL_DIR to use the cache and the other sources (\`pnpm model fetch\`), or put the pinned files there.`),
       );
     }
     return { model: m, root, dir, files };
@@ -185,7 +190,11 @@ export async function provisionModel(opts: ProvisionOptions = {}): Promise<Provi
       await store(label, () => copyAtomic(from, join(dir, f.path)), dir);
       found.set(f.path, src.source);
     }
-    looked.push(`${src.source === "mirror" ? "mirror" : "bundled configuration"} ${base}: ${describeFound(m, found, src.source)}${bad.length ? `; not the pinned bytes: ${bad.join(", ")}` : ""}`);
+    const nested = src.source === "mirror" && !m.files.some((f) => found.get(f.path) === "mirror") && (await layoutHolds(m, join(base, ...idParts)));
+    const hint = nested
+      ? ` — it holds ${m.id}/, the PERSODE_MODEL_DIR layout; PERSODE_MODEL_MIRROR names the folder with the files themselves: set PERSODE_MODEL_MIRROR=${join(base, ...idParts)} or PERSODE_MODEL_DIR=${base}`
+      : "";
+    looked.push(`${src.source === "mirror" ? "mirror" : "bundled configuration"} ${base}: ${describeFound(m, found, src.source)}${bad.length ? `; not the pinned bytes: ${bad.join(", ")}` : ""}${hint}`);
   }
 
   // 5. Remote sources, unless offline.
@@ -208,6 +217,12 @@ export async function provisionModel(opts: ProvisionOptions = {}): Promise<Provi
     if (missing().length > 0) throw unavailable(label, m, looked, missing(), "no source had them");
   }
   return { model: m, root, dir, files: m.files.map((f) => ({ path: f.path, sha256: f.sha256, source: found.get(f.path)! })) };
+}
+
+/** Whether `dir` holds any of the model's files at their paths (to tell the PERSODE_MODEL_DIR and PERSODE_MODEL_MIRROR layouts apart). */
+async function layoutHolds(m: PinnedModel, dir: string): Promise<boolean> {
+  for (const f of m.files) if ((await fileSha256(join(dir, f.path))) !== undefined) return true;
+  return false;
 }
 
 function describeFound(m: PinnedModel, found: Map<string, ModelFileSource>, source: ModelFileSource): string {

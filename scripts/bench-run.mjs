@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// The process `pnpm bench …` runs its work in (started by scripts/bench.mjs, which keeps watch over
+// signals): the compiled benchmarks CLI. An experiment run (all, exp1–6) stages its files; this script
+// then renders figures, manifest, report and — for the repository's own results/ — the README tables
+// into the staging folder, and the CLI publishes results and README together. Benchmarks never
+// import the report package: this script joins them.
+import { resolve } from "node:path";
+
+const { main } = await import("../packages/benchmarks/dist/cli.js");
+process.exitCode = await main(process.argv.slice(2), {
+  async afterRun(staged) {
+    const { renderAll } = await import("../packages/report/dist/index.js");
+    const t0 = performance.now();
+    const readmePath = resolve("README.md");
+    const ownResults = staged.out === resolve("results");
+    await renderAll({
+      resultsDir: staged.dir,
+      publishedDir: staged.out,
+      ...(ownResults ? { readmePath, readmeOut: staged.stageFileFor(readmePath) } : {}),
+    });
+    process.stdout.write(`report rendered in ${((performance.now() - t0) / 1000).toFixed(2)} s: ${resolve(staged.out, "report.html")}\n`);
+  },
+});
