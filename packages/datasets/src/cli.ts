@@ -12,8 +12,11 @@ import { parseLocomoAudit } from "./locomo-audit.js";
 import { EMOBANK, EPIREC, LOCOMO, LOCOMO_AUDIT } from "./pinned.js";
 import { EMOBANK_SPLITS, parseEmoBank } from "./emobank.js";
 import { resolveDataset, type ResolveOptions } from "./resolve.js";
+import { synthCommand } from "./longmemeval-synth-cli.js";
 
-const USAGE = "usage: node dist/cli.js [fetch|check]\n  fetch  resolve every pinned dataset (downloading if needed) and cache them\n  check  the same, offline: never downloads";
+const USAGE =
+  "usage: node dist/cli.js [fetch|check|longmemeval-synth]\n  fetch  resolve every pinned dataset (downloading if needed) and cache them\n  check  the same, offline: never downloads\n" +
+  "  longmemeval-synth --out FILE [--seed N] [--questions N] [--sessions N] [--turns N] [--words N]\n         write a seeded synthetic LongMemEval-format file";
 
 async function main(argv: string[]): Promise<number> {
   const cmd = argv[0] ?? "fetch";
@@ -21,6 +24,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (cmd === "longmemeval-synth") return synthCommand(argv.slice(1), USAGE);
   if (cmd !== "fetch" && cmd !== "check") {
     process.stderr.write(`unknown command "${cmd}"\n${USAGE}\n`);
     return 2;
