@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { embedderNames } from "@persode/core";
 import { buildEmbedder } from "./embedder-setup.js";
-import { loadEpiRec, loadLocomo, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
+import { loadEpiRec, loadLocomo, loadLongMemEval, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
 import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
 import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
@@ -19,7 +19,7 @@ import { StagedResults } from "./staging.js";
 const USAGE = `Usage: pnpm bench <target> [options]
 
 Targets:
-  all                 every experiment, Exp. 1–7 (then the report is rendered)
+  all                 every experiment, Exp. 1–7 (then the report is rendered; Exp. 8 runs on its own)
 ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
   epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
   corpus              every strategy on your own journal corpus (two CSV files)
@@ -34,6 +34,7 @@ Options:
   --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
   -h, --help          this text
 
+exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
 
@@ -138,7 +139,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       const { runCorpusCommand } = await import("./corpus-command.js");
       return await runCorpusCommand(values);
     }
-    const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)!];
+    const selected = target === "all" ? EXPERIMENTS.filter((e) => e.inAll !== false) : [findExperiment(target)!];
     // `all` reproduces both halves of the paper: hashing, then the pinned MiniLM (unless --embedder picks one).
     const names = values.embedder === undefined && target === "all" ? ["hashing", "minilm"] : [embedderOption(values.embedder)];
     const out = resolve(values.out ?? "results");
@@ -169,6 +170,7 @@ async function runExperiments(
   const { target, names, values } = run;
   const locomo = once((): Promise<LocomoDataset> => loadLocomo());
   const epirec = once((): Promise<EpisodicCorpus> => loadEpiRec());
+  const longmemeval = once(() => loadLongMemEval(typeof values.data === "string" ? { data: values.data } : {}));
   const reports: { title: string; id: string; report: ExperimentReport; seconds: number }[] = [];
   const timings: Record<string, unknown> = {};
   // Every neural model is provisioned and loaded before any experiment runs: a missing model fails the
@@ -191,12 +193,14 @@ async function runExperiments(
         samples: run.samples,
         locomo,
         epirec,
+        longmemeval,
         // The command as typed (`all` runs both embedders), so every file names the command that regenerates it.
         target: [
           target,
           ...(values.embedder !== undefined && embedderName !== "hashing" ? ["--embedder", embedderName] : []),
           ...(typeof values.model === "string" && built ? ["--model", values.model] : []),
           ...(typeof values.dtype === "string" && built ? ["--dtype", values.dtype] : []),
+          ...(typeof values.data === "string" && selected.some((e) => e.options?.includes("data")) ? ["--data", values.data] : []),
         ].join(" "),
       };
       for (const exp of selected) {

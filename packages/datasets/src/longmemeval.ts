@@ -268,7 +268,7 @@ export function parseLongMemEval(bytes: Uint8Array, sha256: string, path: string
 
 /** Where a LongMemEval file came from, for a result's `meta` (docs/spec.md §8). */
 export interface LongMemEvalProvenance {
-  /** The pinned dataset's name, or "file" for a `--data FILE` of the user's. */
+  /** The pinned dataset's name, or "file" for a `--data FILE` of the user's (then `file` is the path as given). */
   dataset: string;
   file: string;
   sha256: string;
@@ -298,7 +298,7 @@ export async function loadLongMemEval(opts: LongMemEvalLoadOptions = {}): Promis
     }
     const sha = sha256Hex(bytes);
     const ds = parseLongMemEval(bytes, sha, abs);
-    return { ...ds, provenance: { dataset: "file", file: abs, sha256: sha, bytes: bytes.length, source: "data-file", pinned: false } };
+    return { ...ds, provenance: { dataset: "file", file: opts.data, sha256: sha, bytes: bytes.length, source: "data-file", pinned: false } };
   }
   const pinned = opts.pinned ?? LONGMEMEVAL_S;
   const { data: _d, pinned: _p, ...resolveOpts } = opts;
