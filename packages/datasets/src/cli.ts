@@ -9,13 +9,15 @@ import { DatasetError } from "./errors.js";
 import { parseJsonBytes } from "./json.js";
 import { parseLocomo } from "./locomo.js";
 import { parseLocomoAudit } from "./locomo-audit.js";
-import { EMOBANK, EPIREC, LOCOMO, LOCOMO_AUDIT } from "./pinned.js";
+import { EMOBANK, EPIREC, LOCOMO, LOCOMO_AUDIT, LONGMEMEVAL_DATASETS } from "./pinned.js";
+import { loadLongMemEval } from "./longmemeval.js";
 import { EMOBANK_SPLITS, parseEmoBank } from "./emobank.js";
 import { resolveDataset, type ResolveOptions } from "./resolve.js";
 import { synthCommand } from "./longmemeval-synth-cli.js";
 
 const USAGE =
-  "usage: node dist/cli.js [fetch|check|longmemeval-synth]\n  fetch  resolve every pinned dataset (downloading if needed) and cache them\n  check  the same, offline: never downloads\n" +
+  "usage: node dist/cli.js [fetch|check [longmemeval]|longmemeval-synth]\n  fetch  resolve every pinned dataset (downloading if needed) and cache them\n  check  the same, offline: never downloads\n" +
+  "  fetch longmemeval / check longmemeval  the same for LongMemEval_S and oracle (not needed by pnpm bench all)\n" +
   "  longmemeval-synth --out FILE [--seed N] [--questions N] [--sessions N] [--turns N] [--words N]\n         write a seeded synthetic LongMemEval-format file";
 
 async function main(argv: string[]): Promise<number> {
@@ -30,6 +32,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const opts: ResolveOptions = cmd === "check" ? { offline: true } : {};
+  if (argv[1] === "longmemeval") return longmemevalFiles(opts);
+  if (argv[1] !== undefined) {
+    process.stderr.write(`unknown dataset group "${argv[1]}"\n${USAGE}\n`);
+    return 2;
+  }
   const ms = (a: number, b: number) => `${(b - a).toFixed(1)} ms`;
   const t0 = performance.now();
 
@@ -78,6 +85,19 @@ async function main(argv: string[]): Promise<number> {
       `  resolve ${ms(e0, e1)}, parse ${ms(e1, e2)}: ${emobank.sentences.length} sentences (${bySplit})\n`,
   );
   process.stdout.write(`total ${ms(t0, performance.now())}\n`);
+  return 0;
+}
+
+/** `fetch longmemeval` / `check longmemeval`: resolve, verify and parse LongMemEval_S and oracle. */
+async function longmemevalFiles(opts: ResolveOptions): Promise<number> {
+  for (const ds of LONGMEMEVAL_DATASETS) {
+    const t0 = performance.now();
+    const d = await loadLongMemEval({ ...opts, pinned: ds });
+    const turns = d.questions.reduce((n, q) => n + q.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+    process.stdout.write(
+      `${ds.fileName}: ${d.provenance.source}\n  sha256 ${d.sha256} (verified)\n  ${(performance.now() - t0).toFixed(1)} ms: ${d.questions.length} questions, ${turns} turns; quirks ${JSON.stringify(d.quirks)}\n`,
+    );
+  }
   return 0;
 }
 

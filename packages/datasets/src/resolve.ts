@@ -149,9 +149,13 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
       `${label} is not available and downloading is disabled (PERSODE_OFFLINE=1 or the \`offline\` option).\n` +
         `Looked for it in:\n${looked.map((l) => `  - ${l}`).join("\n")}\n` +
         `Pinned source: ${url} (sha256 ${ds.sha256}, licence ${ds.license}).\n` +
-        `To provide it: run \`pnpm bench all\` (or \`pnpm --filter @persode/datasets data fetch\`) once with network access ` +
-        `(it downloads and caches the pinned files), or set PERSODE_DATA_MIRROR to a folder holding ` +
-        `${PINNED_DATASETS.map((p) => p.fileName).join(", ")}, or set ${ds.envPathVar} to the file.`,
+        (PINNED_DATASETS.includes(ds)
+          ? `To provide it: run \`pnpm bench all\` (or \`pnpm --filter @persode/datasets data fetch\`) once with network access ` +
+            `(it downloads and caches the pinned files), or set PERSODE_DATA_MIRROR to a folder holding ` +
+            `${PINNED_DATASETS.map((p) => p.fileName).join(", ")}, or set ${ds.envPathVar} to the file.`
+          : `To provide it: run \`pnpm --filter @persode/datasets data fetch longmemeval\` once with access to ${new URL(ds.url).host}, ` +
+            `or set PERSODE_DATA_MIRROR to a folder holding ${ds.fileName}, or set ${ds.envPathVar} to the file ` +
+            `(Exp. 8 also runs on any LongMemEval-format file: \`pnpm bench exp8 --data FILE\`).`),
     );
   }
   const bytes = await downloadVerified({
