@@ -7,6 +7,7 @@
  * official effective-k expansion, and the flat-bm25 baseline (rank_bm25's BM25Okapi over `text.split(" ")`).
  */
 import type { LongMemEvalQuestion } from "@persode/datasets";
+import { exactLogHalfInteger } from "./exact-log.js";
 
 /** The k of every official metric. */
 export const OFFICIAL_KS = [1, 3, 5, 10, 30, 50] as const;
@@ -167,7 +168,7 @@ export function officialSkip(q: LongMemEvalQuestion): "abstention" | "no_target"
 
 /**
  * rank_bm25 0.2.2's `BM25Okapi(corpus).get_scores(query)` with k1 1.5, b 0.75, ε 0.25: idf = ln(N − n + 0.5) −
- * ln(n + 0.5), a negative idf replaced by ε × the mean idf (summed in first-seen word order, as its dict does),
+ * ln(n + 0.5) with Python's `math.log` (correctly rounded here; V8's Math.log is off by an ulp on ≈ 1 % of these), a negative idf replaced by ε × the mean idf (summed in first-seen word order, as its dict does),
  * tokens as given (the official code passes `text.split(" ")`: case-sensitive, punctuation kept, "" for a double space).
  */
 export function bm25OkapiScores(docs: readonly (readonly string[])[], query: readonly string[], k1 = 1.5, b = 0.75, epsilon = 0.25): Float64Array {
@@ -190,7 +191,7 @@ export function bm25OkapiScores(docs: readonly (readonly string[])[], query: rea
   let idfSum = 0;
   const negative: string[] = [];
   for (const [w, df] of nd) {
-    const v = Math.log(n - df + 0.5) - Math.log(df + 0.5);
+    const v = exactLogHalfInteger(n - df + 0.5) - exactLogHalfInteger(df + 0.5);
     idf.set(w, v);
     idfSum += v;
     if (v < 0) negative.push(w);
