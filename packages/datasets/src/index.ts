@@ -88,3 +88,4 @@ export {
   type SyntheticQuestion,
   type SyntheticTurn,
 } from "./longmemeval-synthetic.js";
+export { DATASETS, findDataset, datasetsTable, sourceLabel, type DatasetDeclaration, type QuestionSet } from "./declarations.js";
