@@ -225,8 +225,7 @@ async function runExperiments(
   }
   const previous = (await readPrevious(join(staged.dir, "timings.json"))) ?? {};
   await writeAtomic(join(staged.dir, "timings.json"), formatResultJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
-  // The report renders the experiments of `all`; a run of only others (Exp. 8) publishes its files alone.
-  if (selected.some((e) => e.inAll !== false)) await hooks.afterRun?.(staged);
+  await hooks.afterRun?.(staged);
   staged.publish();
   printSummary(reports, staged.out);
 }

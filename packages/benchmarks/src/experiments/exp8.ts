@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { LONGMEMEVAL_S } from "@persode/datasets";
-import { formatResultJson } from "@persode/results";
-import { describeEmbedder, mergeRuns, mergeablePrevious, readPrevious, writeAtomic } from "../results.js";
+import { RESULT_FILES, writeResultFile, type DocumentTypes } from "@persode/results";
+import { describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, strategyRecordsOfRuns, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
 import { EXP8_OFFICIAL_PROTOCOL, EXP8_PERSODE_PROTOCOL, runExp8 } from "./exp8-longmemeval.js";
 
 /** Exp. 8's results file (not among the committed results: the real data is not redistributable here, see README). */
-export const EXP8_FILE = "exp8_longmemeval.json";
+export const EXP8_FILE = RESULT_FILES.exp8;
 /** Folder of Exp. 8's official-protocol rankings (one JSONL per granularity: question_id, ranked_ids). */
 export const EXP8_RANKINGS_DIR = "rankings/exp8";
 
@@ -29,26 +29,24 @@ export const exp8: Experiment = {
       await writeAtomic(join(ctx.out, f), r.official.rankings[g].map((x) => JSON.stringify(x)).join("\n") + "\n");
       files.push(f);
     }
-    await writeAtomic(
-      path,
-      formatResultJson({
-        benchmark: {
-          name: "LongMemEval (Wu et al., ICLR 2025)",
-          url: "https://github.com/xiaowu0162/LongMemEval",
-          license: LONGMEMEVAL_S.license,
-          data_sha256: data.sha256,
-          provenance: data.provenance,
-          quirks: data.quirks,
-          questions: data.questions.length,
-          distinct_turn_texts: data.distinctTexts,
-        },
-        protocol: { official: EXP8_OFFICIAL_PROTOCOL, persode: EXP8_PERSODE_PROTOCOL },
-        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
-        official: r.official.block,
-        runs,
-        meta: { package: "@persode/benchmarks", version: "0.1.0", seed: ctx.seed, embedders: Object.keys(runs), generated_by: `pnpm bench ${ctx.target}`, data_sha256: data.sha256 },
-      }),
-    );
+    const doc = {
+      benchmark: {
+        name: "LongMemEval (Wu et al., ICLR 2025)",
+        url: "https://github.com/xiaowu0162/LongMemEval",
+        license: LONGMEMEVAL_S.license,
+        data_sha256: data.sha256,
+        provenance: data.provenance,
+        quirks: data.quirks,
+        questions: data.questions.length,
+        distinct_turn_texts: data.distinctTexts,
+      },
+      protocol: { official: EXP8_OFFICIAL_PROTOCOL, persode: EXP8_PERSODE_PROTOCOL },
+      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+      official: r.official.block,
+      runs,
+      meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { strategies: strategyRecordsOfRuns(runs, previous) }),
+    };
+    await writeResultFile(path, "exp8", doc as unknown as DocumentTypes["exp8"]);
     const o = (r.official.block["flat-bm25"] as { turn: { metrics: Record<string, Record<string, number>> }; session: { metrics: Record<string, Record<string, number>> } });
     const strategies = r.persode.block.strategies as Record<string, Record<string, number>>;
     return {
