@@ -179,15 +179,13 @@ export async function runPersodeProtocol(questions: readonly LongMemEvalQuestion
   const strats = extendedStrategies();
   const n = included.length;
   const values = strats.map(() => Object.fromEntries(PERSODE_METRICS.map((m) => [m, new Float64Array(n)])) as Record<(typeof PERSODE_METRICS)[number], Float64Array>);
-  let store: ReturnType<typeof questionStore> | undefined;
   // One group at a time: building all stores up front would hold every haystack's memories at once.
   const progress = new Progress(`exp8 (${embedder.name}): ranking`, { total: n });
   const fired = new Uint8Array(n);
   const strategyMs = new Float64Array(strats.length);
   for (let qi = 0; qi < n; qi++) {
     const q = included[qi]!;
-    store = questionStore(q, analyze, vectors);
-    const st = store;
+    const st = questionStore(q, analyze, vectors);
     const nEvidence = st.evidence.reduce((a, b) => a + b, 0);
     let t0 = 0;
     const f = rankGroups([{ ...st, queries: [{ text: q.question, vector: vectors.get(q.question)!, intensity: analyze(q.question).intensity }] }], embedder, strats, {
