@@ -6,9 +6,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { embedderNames } from "@persode/core";
 import { buildEmbedder } from "./embedder-setup.js";
-import { loadEpiRec, loadLocomo, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
+import { loadEpiRec, loadLocomo, loadLongMemEval, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
 import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
+import { LongMemEvalRankingsError, evaluateLongMemEvalRankings, parseLongMemEvalRankings } from "./longmemeval/eval.js";
 import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
 import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderOption, embedderSettings, intOption } from "./options.js";
@@ -22,9 +23,10 @@ import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
 const USAGE = `Usage: pnpm bench <target> [options]
 
 Targets:
-  all                 every experiment, Exp. 1–7 (then the report is rendered)
+  all                 every experiment, Exp. 1–7 (then the report is rendered; Exp. 8 runs on its own)
 ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
   epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
+  longmemeval-eval    score an external LongMemEval rankings JSONL under LongMemEval's official protocol
   corpus              every strategy on your own journal corpus (two CSV files)
 
 Options:
@@ -37,7 +39,10 @@ Options:
   --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
   -h, --help          this text
 
+exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
+longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing]
+              one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids)
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
 
 /** The command-line options of `pnpm bench`, as node:util parseArgs declares them. */
@@ -56,6 +61,7 @@ const OPTIONS = {
   plugin: { type: "string", multiple: true },
   model: { type: "string" },
   dtype: { type: "string" },
+  "allow-missing": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -65,6 +71,7 @@ const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "sample
 /** The options each non-experiment target reads. */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
+  "longmemeval-eval": ["rankings", "output", "data", "allow-missing"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };
 
@@ -88,7 +95,7 @@ export function parseBenchArgs(argv: readonly string[]) {
 }
 
 function unknownTarget(target: string): string {
-  return `unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, corpus`;
+  return `unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, longmemeval-eval, corpus`;
 }
 
 /** An option the target does not read is a usage error, never silently ignored. */
@@ -140,7 +147,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       throw new UsageError((e as Error).message);
     }
     const target = positionals[0]!;
-    const experimentTarget = target !== "epirec-eval" && target !== "corpus";
+    const experimentTarget = target !== "epirec-eval" && target !== "longmemeval-eval" && target !== "corpus";
     if (experimentTarget && target !== "all" && findExperiment(target) === undefined) throw new UsageError(unknownTarget(target));
     rejectUnusedOptions(target, values);
     // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
@@ -149,11 +156,12 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
+    if (target === "longmemeval-eval") return await longmemevalEval(values);
     if (target === "corpus") {
       const { runCorpusCommand } = await import("./corpus-command.js");
       return await runCorpusCommand(values);
     }
-    const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)!];
+    const selected = target === "all" ? EXPERIMENTS.filter((e) => e.inAll !== false) : [findExperiment(target)!];
     // `all` reproduces both halves of the paper: hashing, then the pinned MiniLM (unless --embedder picks one).
     const names = values.embedder === undefined && target === "all" ? ["hashing", "minilm"] : [embedderOption(values.embedder)];
     // Everything is written into a staging copy of `out` and published together at the end.
@@ -186,6 +194,7 @@ async function runExperiments(
   const { target, names, values } = run;
   const locomo = once((): Promise<LocomoDataset> => loadLocomo());
   const epirec = once((): Promise<EpisodicCorpus> => loadEpiRec());
+  const longmemeval = once(() => loadLongMemEval(typeof values.data === "string" ? { data: values.data } : {}));
   const reports: { title: string; id: string; report: ExperimentReport; seconds: number }[] = [];
   const timings: Record<string, unknown> = {};
   // Every neural model is provisioned and loaded before any experiment runs: a missing model fails the
@@ -208,12 +217,14 @@ async function runExperiments(
         samples: run.samples,
         locomo,
         epirec,
+        longmemeval,
         // The command as typed (`all` runs both embedders), so every file names the command that regenerates it.
         target: [
           target,
           ...(values.embedder !== undefined && embedderName !== "hashing" ? ["--embedder", embedderName] : []),
           ...(typeof values.model === "string" && built ? ["--model", values.model] : []),
           ...(typeof values.dtype === "string" && built ? ["--dtype", values.dtype] : []),
+          ...(typeof values.data === "string" && selected.some((e) => e.options?.includes("data")) ? ["--data", values.data] : []),
         ].join(" "),
       };
       for (const exp of selected) {
@@ -320,6 +331,33 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   await writeAtomic(callerPath(outputPath), formatOfficialReport(report));
   const o = report.overall;
   process.stdout.write(`${rankings.size} probes evaluated: recall@1 ${o["recall@1"]}, recall@3 ${o["recall@3"]}, MRR ${o.mrr}\nreport written to ${outputPath}\n`);
+  return 0;
+}
+
+async function longmemevalEval(values: Record<string, string | boolean | string[] | undefined>): Promise<number> {
+  const rankingsPath = values.rankings as string | undefined;
+  const outputPath = values.output as string | undefined;
+  if (!rankingsPath || !outputPath) throw new UsageError("longmemeval-eval needs --rankings FILE and --output FILE");
+  if (await sameFile(rankingsPath, outputPath)) {
+    throw new UsageError(`--output ${outputPath} is the rankings file itself (${rankingsPath}); choose another --output FILE`);
+  }
+  const data = await loadLongMemEval(typeof values.data === "string" ? { data: values.data } : {});
+  let text: string;
+  try {
+    text = await readFile(rankingsPath, "utf8");
+  } catch (e) {
+    throw new Error(`cannot read rankings file ${rankingsPath}: ${(e as Error).message}`);
+  }
+  let report;
+  try {
+    report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(text, rankingsPath), rankingsPath, values["allow-missing"] === true);
+  } catch (e) {
+    if (e instanceof LongMemEvalRankingsError) throw new UsageError(e.message);
+    throw e;
+  }
+  await writeAtomic(resolve(outputPath), formatResultJson({ benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance }, protocol: "official (run_retrieval.py + eval_utils.py)", ...report }));
+  const m = report.metrics[report.granularity]!;
+  process.stdout.write(`${report.questions} questions (${report.averaged_questions} averaged), ${report.granularity} ids: recall_any@5 ${m["recall_any@5"]}, recall_all@5 ${m["recall_all@5"]}, ndcg_any@5 ${m["ndcg_any@5"]}\nreport written to ${outputPath}\n`);
   return 0;
 }
 

@@ -38,3 +38,27 @@ export {
 } from "./epirec/official.js";
 export { pyJsonDumps, pyFloatRepr, pyStringLiteral, PyFloat, PyDict, type PyJson } from "./epirec/python-json.js";
 export { buildEmbedder, runKey, DEFAULT_NEURAL_MODEL } from "./embedder-setup.js";
+export {
+  OFFICIAL_KS,
+  officialCorpus,
+  correctDocs,
+  evaluateRetrieval,
+  evaluateTurnToSession,
+  officialQuestionMetrics,
+  officialAverages,
+  officialSkip,
+  bm25OkapiScores,
+  rankByScore,
+  tieBounds,
+  tieSensitive,
+  flatBm25,
+  officialTokens,
+  numpySum,
+  numpyMean,
+  type OfficialCorpus,
+  type OfficialGranularity,
+  type OfficialMetrics,
+} from "./longmemeval/official.js";
+export { evaluateLongMemEvalRankings, parseLongMemEvalRankings, LongMemEvalRankingsError, type LongMemEvalEvalReport } from "./longmemeval/eval.js";
+export { runExp8, runOfficialFlatBm25, runPersodeProtocol, EXP8_OFFICIAL_PROTOCOL, EXP8_PERSODE_PROTOCOL } from "./experiments/exp8-longmemeval.js";
+export { EXP8_FILE, EXP8_RANKINGS_DIR } from "./experiments/exp8.js";

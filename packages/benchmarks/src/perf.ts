@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { Bm25Index, descendingOrder, embedderNames, type EmbedderOptions } from "@persode/core";
-import { EPIREC, LOCOMO, loadEpiRec, loadLocomo, provisionModel, resolveDataset, type LocomoDataset } from "@persode/datasets";
+import { EPIREC, LOCOMO, loadEpiRec, loadLocomo, provisionModel, resolveDataset, type LocomoDataset, loadLongMemEval } from "@persode/datasets";
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
@@ -147,6 +147,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
           samples: DEFAULT_SAMPLES,
           locomo: async () => locomo,
           epirec: async () => epirec,
+          longmemeval: () => loadLongMemEval(),
           target: `${id} (bench:perf)`,
         };
         const [report, seconds] = await timed(() => exp.run(ctx));

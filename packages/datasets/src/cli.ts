@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 /**
- * `persode-data` — fetch (or check offline) every pinned dataset and report where each came from and how long
- * resolving and parsing took. Usage: node dist/cli.js [fetch|check]   (check = offline, never downloads).
+ * `persode-data` — fetch (or check offline) every declared dataset (src/declarations.ts) and report where each
+ * file came from and how long resolving and parsing took; or write a synthetic LongMemEval-format file.
+ * Usage: node dist/cli.js [fetch|check] [longmemeval]   (check = offline, never downloads).
  */
-import { corpusCounts } from "./corpus.js";
-import { parseEpiRec } from "./epirec.js";
+import { DATASETS } from "./declarations.js";
 import { DatasetError } from "./errors.js";
-import { parseJsonBytes } from "./json.js";
-import { parseLocomo } from "./locomo.js";
-import { parseLocomoAudit } from "./locomo-audit.js";
-import { EMOBANK, EPIREC, LOCOMO, LOCOMO_AUDIT } from "./pinned.js";
-import { EMOBANK_SPLITS, parseEmoBank } from "./emobank.js";
+import { synthCommand } from "./longmemeval-synth-cli.js";
 import { resolveDataset, type ResolveOptions } from "./resolve.js";
 
-const USAGE = "usage: node dist/cli.js [fetch|check]\n  fetch  resolve every pinned dataset (downloading if needed) and cache them\n  check  the same, offline: never downloads";
+const GROUPS = [...new Set(DATASETS.map((d) => d.group).filter((g) => g !== "all"))];
+
+const USAGE =
+  `usage: node dist/cli.js [fetch|check] [${GROUPS.join("|")}] | longmemeval-synth …\n` +
+  "  fetch  resolve every dataset pnpm bench all needs (downloading if needed), verify and cache them\n" +
+  "  check  the same, offline: never downloads\n" +
+  `  fetch ${GROUPS.join("|")} / check ${GROUPS.join("|")}  the same for that group of optional datasets (${DATASETS.filter((d) => d.group !== "all").map((d) => d.id).join(", ")})\n` +
+  "  longmemeval-synth --out FILE [--seed N] [--questions N] [--sessions N] [--turns N] [--words N]\n" +
+  "         write a seeded synthetic LongMemEval-format file";
 
 async function main(argv: string[]): Promise<number> {
   const cmd = argv[0] ?? "fetch";
@@ -21,58 +25,29 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (cmd === "longmemeval-synth") return synthCommand(argv.slice(1), USAGE);
   if (cmd !== "fetch" && cmd !== "check") {
     process.stderr.write(`unknown command "${cmd}"\n${USAGE}\n`);
+    return 2;
+  }
+  const group = argv[1] ?? "all";
+  if (group !== "all" && !GROUPS.includes(group as (typeof GROUPS)[number])) {
+    process.stderr.write(`unknown dataset group "${group}"\n${USAGE}\n`);
     return 2;
   }
   const opts: ResolveOptions = cmd === "check" ? { offline: true } : {};
   const ms = (a: number, b: number) => `${(b - a).toFixed(1)} ms`;
   const t0 = performance.now();
-
-  const a0 = performance.now();
-  const lf = await resolveDataset(LOCOMO, opts);
-  const a1 = performance.now();
-  const locomo = parseLocomo(parseJsonBytes(lf.bytes, lf.path), lf.sha256, lf.path);
-  const a2 = performance.now();
-  const turns = locomo.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-  const qa = locomo.conversations.reduce((n, c) => n + c.qa.length, 0);
-  process.stdout.write(
-    `${LOCOMO.fileName}: ${lf.source} ${lf.path}\n  sha256 ${lf.sha256} (verified)\n` +
-      `  resolve ${ms(a0, a1)}, parse ${ms(a1, a2)}: ${locomo.conversations.length} conversations, ${turns} turns, ${qa} QA\n`,
-  );
-
-  const b0 = performance.now();
-  const ef = await resolveDataset(EPIREC, opts);
-  const b1 = performance.now();
-  const epirec = parseEpiRec(parseJsonBytes(ef.bytes, ef.path), ef.sha256, ef.path);
-  const b2 = performance.now();
-  const c = corpusCounts(epirec);
-  process.stdout.write(
-    `${EPIREC.fileName}: ${ef.source} ${ef.path}\n  sha256 ${ef.sha256} (verified)\n` +
-      `  resolve ${ms(b0, b1)}, parse ${ms(b1, b2)}: ${c.personas} personas, ${c.episodes} episodes, ${c.probes} probes\n`,
-  );
-  const d0 = performance.now();
-  const af = await resolveDataset(LOCOMO_AUDIT, opts);
-  const d1 = performance.now();
-  const audit = parseLocomoAudit(parseJsonBytes(af.bytes, af.path), locomo, af.sha256, af.path);
-  const d2 = performance.now();
-  const asSet = (xs: readonly string[]) => [...new Set(xs)].sort().join("\u0000");
-  const changed = audit.entries.filter((e) => asSet(e.correctEvidence) !== asSet(e.citedEvidence)).length;
-  process.stdout.write(
-    `${LOCOMO_AUDIT.fileName}: ${af.source} ${af.path}\n  sha256 ${af.sha256} (verified)\n` +
-      `  resolve ${ms(d0, d1)}, parse and check against LoCoMo ${ms(d1, d2)}: ${audit.entries.length} audited questions, ${changed} with changed evidence\n`,
-  );
-
-  const e0 = performance.now();
-  const bf = await resolveDataset(EMOBANK, opts);
-  const e1 = performance.now();
-  const emobank = parseEmoBank(bf.bytes, bf.sha256, bf.path);
-  const e2 = performance.now();
-  const bySplit = EMOBANK_SPLITS.map((sp) => `${emobank.sentences.filter((x) => x.split === sp).length} ${sp}`).join(", ");
-  process.stdout.write(
-    `${EMOBANK.fileName}: ${bf.source} ${bf.path}\n  sha256 ${bf.sha256} (verified)\n` +
-      `  resolve ${ms(e0, e1)}, parse ${ms(e1, e2)}: ${emobank.sentences.length} sentences (${bySplit})\n`,
-  );
+  for (const d of DATASETS.filter((x) => x.group === group)) {
+    const a0 = performance.now();
+    for (const s of d.sources) {
+      const f = await resolveDataset(s, opts);
+      process.stdout.write(`${s.fileName}: ${f.source} ${f.path}\n  sha256 ${f.sha256} (verified)\n`);
+    }
+    const a1 = performance.now();
+    const counts = await d.summarize(opts);
+    process.stdout.write(`  ${d.title}: resolve ${ms(a0, a1)}, load and parse ${ms(a1, performance.now())}: ${counts}\n`);
+  }
   process.stdout.write(`total ${ms(t0, performance.now())}\n`);
   return 0;
 }

@@ -1,4 +1,4 @@
-export { LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK, PINNED_DATASETS, datasetLabel, type PinnedDataset } from "./pinned.js";
+export { LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK, PINNED_DATASETS, LONGMEMEVAL_S, LONGMEMEVAL_ORACLE, LONGMEMEVAL_DATASETS, datasetLabel, type PinnedDataset } from "./pinned.js";
 export {
   resolveDataset,
   DEFAULT_DOWNLOAD_TIMEOUT_MS,
@@ -67,3 +67,25 @@ export {
   type RemoteModelSource,
   type ModelFileSource,
 } from "./model/provision.js";
+export {
+  parseLongMemEval,
+  loadLongMemEval,
+  parseLongMemEvalDate,
+  type LongMemEvalTurn,
+  type LongMemEvalSession,
+  type LongMemEvalQuestion,
+  type LongMemEvalQuirks,
+  type LongMemEvalDataset,
+  type LongMemEvalProvenance,
+  type LongMemEvalLoadOptions,
+} from "./longmemeval.js";
+export {
+  generateLongMemEval,
+  syntheticLongMemEvalBytes,
+  formatLongMemEvalDate,
+  LONGMEMEVAL_QUESTION_TYPES,
+  type SyntheticLongMemEvalOptions,
+  type SyntheticQuestion,
+  type SyntheticTurn,
+} from "./longmemeval-synthetic.js";
+export { DATASETS, findDataset, datasetsTable, sourceLabel, type DatasetDeclaration, type QuestionSet } from "./declarations.js";

@@ -1,7 +1,7 @@
 /** A public dataset pinned to one exact release: where to fetch it and the sha256 its bytes must have (docs/spec.md §8). */
 export interface PinnedDataset {
   /** Short key used in messages and by callers. */
-  name: "locomo" | "epirec" | "locomo-audit" | "emobank";
+  name: "locomo" | "epirec" | "locomo-audit" | "emobank" | "longmemeval-s" | "longmemeval-oracle";
   /** File name in the cache and in a mirror folder. */
   fileName: string;
   /** Pinned download URL (a commit-addressed raw file, so the bytes never move). */
@@ -14,6 +14,8 @@ export interface PinnedDataset {
   citation: string;
   /** Environment variable that names an explicit local copy of the file. */
   envPathVar: string;
+  /** Exact size in bytes, when pinned: a file of another size is named as truncated or wrong before hashing. */
+  size?: number;
 }
 
 /** LoCoMo (Maharana et al., ACL 2024), 10 long conversations with QA; CC BY-NC 4.0, downloaded on demand and never redistributed (docs/spec.md §7 Exp. 5, §8). */
@@ -68,11 +70,51 @@ export const EMOBANK: PinnedDataset = Object.freeze({
   envPathVar: "PERSODE_EMOBANK_PATH",
 });
 
+const LONGMEMEVAL_CITATION =
+  "Wu, D., Wang, H., Yu, W., Zhang, Y., Chang, K.-W., Yu, D. (2025). LongMemEval: Benchmarking Chat Assistants on Long-Term Interactive Memory. ICLR 2025.";
+const LONGMEMEVAL_HUB = "https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned/resolve/98d7416c24c778c2fee6e6f3006e7a073259d48f";
+
+/** LongMemEval_S (cleaned), 500 questions over ≈ 115k-token haystacks; MIT; hub dataset xiaowu0162/longmemeval-cleaned at a pinned revision (Exp. 8). */
+export const LONGMEMEVAL_S: PinnedDataset = Object.freeze({
+  name: "longmemeval-s",
+  fileName: "longmemeval_s_cleaned.json",
+  url: `${LONGMEMEVAL_HUB}/longmemeval_s_cleaned.json`,
+  sha256: "d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442",
+  size: 277_383_467,
+  license: "MIT",
+  citation: LONGMEMEVAL_CITATION,
+  envPathVar: "PERSODE_LONGMEMEVAL_S_PATH",
+});
+
+/** LongMemEval oracle: the same 500 questions over their evidence sessions only; MIT; same pinned hub revision (Exp. 8). */
+export const LONGMEMEVAL_ORACLE: PinnedDataset = Object.freeze({
+  name: "longmemeval-oracle",
+  fileName: "longmemeval_oracle.json",
+  url: `${LONGMEMEVAL_HUB}/longmemeval_oracle.json`,
+  sha256: "821a2034d219ab45846873dd14c14f12cfe7776e73527a483f9dac095d38620c",
+  size: 15_388_478,
+  license: "MIT",
+  citation: LONGMEMEVAL_CITATION,
+  envPathVar: "PERSODE_LONGMEMEVAL_ORACLE_PATH",
+});
+
+/** The LongMemEval files: pinned like the others but not needed by `pnpm bench all` (the hub is often unreachable; Exp. 8 runs on `--data FILE` too). */
+export const LONGMEMEVAL_DATASETS: readonly PinnedDataset[] = Object.freeze([LONGMEMEVAL_S, LONGMEMEVAL_ORACLE]);
+
 /** Every pinned dataset, in the order `persode-data fetch` resolves them (a mirror folder holds them all by `fileName`). */
 export const PINNED_DATASETS: readonly PinnedDataset[] = Object.freeze([LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK]);
 
+const LABELS: Record<PinnedDataset["name"], string> = {
+  locomo: "LoCoMo",
+  epirec: "EpiRec v1.0",
+  "locomo-audit": "LoCoMo audit",
+  emobank: "EmoBank",
+  "longmemeval-s": "LongMemEval_S",
+  "longmemeval-oracle": "LongMemEval oracle",
+};
+
 /** Human-readable label for messages, e.g. "LoCoMo (locomo10.json)". */
 export function datasetLabel(ds: PinnedDataset): string {
-  const pretty = ds.name === "locomo" ? "LoCoMo" : ds.name === "epirec" ? "EpiRec v1.0" : ds.name === "locomo-audit" ? "LoCoMo audit" : ds.name === "emobank" ? "EmoBank" : ds.name;
+  const pretty = LABELS[ds.name] ?? ds.name;
   return `${pretty} (${ds.fileName})`;
 }

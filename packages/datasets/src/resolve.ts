@@ -104,7 +104,7 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
     const sha = sha256Hex(bytes);
     if (sha !== ds.sha256) {
       throw new DatasetIntegrityError(
-        `${label}: ${abs} (from ${how}) has sha256 ${sha}, but the pinned release has ${ds.sha256}. ` +
+        `${label}: ${abs} (from ${how}) has sha256 ${sha}, but the pinned release has ${ds.sha256}${sizeNote(ds, bytes)}. ` +
           `It was not used. Replace it with the pinned file from ${ds.url}.`,
         sha,
         ds.sha256,
@@ -120,7 +120,7 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
   if (cached) {
     const sha = sha256Hex(cached);
     if (sha === ds.sha256) return { path: cachePath, sha256: sha, source: "cache", bytes: cached, cachePath };
-    looked.push(`cache: ${cachePath} has sha256 ${sha}, not the pinned one (ignored; a verified copy will replace it)`);
+    looked.push(`cache: ${cachePath} has sha256 ${sha}, not the pinned one${sizeNote(ds, cached)} (ignored; a verified copy will replace it)`);
   } else {
     looked.push(`cache: ${cachePath} not found (PERSODE_DATA_DIR sets the cache directory)`);
   }
@@ -135,7 +135,7 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
       if (sha === ds.sha256) {
         return withCache({ path: mirrorPath, sha256: sha, source: "mirror", bytes }, await fill(bytes, mirrorPath));
       }
-      looked.push(`mirror: ${mirrorPath} has sha256 ${sha}, not the pinned one (ignored)`);
+      looked.push(`mirror: ${mirrorPath} has sha256 ${sha}, not the pinned one${sizeNote(ds, bytes)} (ignored)`);
     } else {
       looked.push(`mirror: ${mirrorPath} not found`);
     }
@@ -149,9 +149,13 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
       `${label} is not available and downloading is disabled (PERSODE_OFFLINE=1 or the \`offline\` option).\n` +
         `Looked for it in:\n${looked.map((l) => `  - ${l}`).join("\n")}\n` +
         `Pinned source: ${url} (sha256 ${ds.sha256}, licence ${ds.license}).\n` +
-        `To provide it: run \`pnpm bench all\` (or \`pnpm --filter @persode/datasets data fetch\`) once with network access ` +
-        `(it downloads and caches the pinned files), or set PERSODE_DATA_MIRROR to a folder holding ` +
-        `${PINNED_DATASETS.map((p) => p.fileName).join(", ")}, or set ${ds.envPathVar} to the file.`,
+        (PINNED_DATASETS.includes(ds)
+          ? `To provide it: run \`pnpm bench all\` (or \`pnpm --filter @persode/datasets data fetch\`) once with network access ` +
+            `(it downloads and caches the pinned files), or set PERSODE_DATA_MIRROR to a folder holding ` +
+            `${PINNED_DATASETS.map((p) => p.fileName).join(", ")}, or set ${ds.envPathVar} to the file.`
+          : `To provide it: run \`pnpm --filter @persode/datasets data fetch longmemeval\` once with access to ${new URL(ds.url).host}, ` +
+            `or set PERSODE_DATA_MIRROR to a folder holding ${ds.fileName}, or set ${ds.envPathVar} to the file ` +
+            `(Exp. 8 also runs on any LongMemEval-format file: \`pnpm bench exp8 --data FILE\`).`),
     );
   }
   const bytes = await downloadVerified({
@@ -172,6 +176,12 @@ function offlineFlag(env: NodeJS.ProcessEnv): boolean {
   } catch (e) {
     throw new DatasetError((e as Error).message);
   }
+}
+
+/** ", and it is N bytes where the pinned file has M (truncated?)" when the size is pinned and differs. */
+function sizeNote(ds: PinnedDataset, bytes: Buffer): string {
+  if (ds.size === undefined || bytes.length === ds.size) return "";
+  return ` (it is ${bytes.length} bytes, the pinned file ${ds.size}${bytes.length < ds.size ? ": truncated" : ""})`;
 }
 
 function withCache(r: ResolvedFile, cachePath: string | undefined): ResolvedFile {

@@ -206,7 +206,7 @@ describe("offline with nothing available", () => {
       expect(err).toBeInstanceOf(DatasetUnavailableError);
       const msg = (err as Error).message;
       expect(msg).toContain(real.fileName);
-      expect(msg).toContain({ locomo: "LoCoMo", epirec: "EpiRec v1.0", "locomo-audit": "LoCoMo audit", emobank: "EmoBank" }[real.name]);
+      expect(msg).toContain(({ locomo: "LoCoMo", epirec: "EpiRec v1.0", "locomo-audit": "LoCoMo audit", emobank: "EmoBank" } as Record<string, string>)[real.name]);
       // a mirror must hold every pinned file: the message names them all
       for (const other of PINNED_DATASETS) expect(msg).toContain(other.fileName);
       expect(msg).toContain(real.envPathVar);

@@ -186,6 +186,7 @@ export interface ResultFileTypes {
   "exp5-audit": AuditedFile;
   exp6: BenchmarkFile;
   exp7: Exp7File;
+  exp8: BenchmarkFile & { official: Record<string, unknown> };
 }
 
 /** Exp. 7's per-item scores: the paired inputs of every comparison, aligned on `probe_ids`. */

@@ -17,6 +17,7 @@ export type DocumentKind =
   | "exp5-audit"
   | "exp6"
   | "exp7"
+  | "exp8"
   | "exp7-per-item"
   | "extended"
   | "corpus";
@@ -33,6 +34,7 @@ const ENVELOPES: Readonly<Record<DocumentKind, { blocks: readonly string[]; stra
   "exp5-audit": { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
   exp6: { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
   exp7: { blocks: ["benchmark", "protocol", "bootstrap", "significance", "runs"], strategies: "none" },
+  exp8: { blocks: ["benchmark", "protocol", "bootstrap", "official", "runs"], strategies: "runs" },
   "exp7-per-item": { blocks: ["probe_ids", "runs"], strategies: "none" },
   extended: { blocks: ["benchmark", "protocol", "bootstrap", "significance", "runs"], strategies: "runs" },
   corpus: { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },

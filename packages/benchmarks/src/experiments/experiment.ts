@@ -1,5 +1,5 @@
 import type { Embedder } from "@persode/core";
-import type { EpisodicCorpus, LocomoDataset } from "@persode/datasets";
+import type { EpisodicCorpus, LocomoDataset, LongMemEvalDataset, LongMemEvalProvenance } from "@persode/datasets";
 
 /** What every experiment gets from the runner: where to write, which embedder, seeds, data. */
 export interface ExperimentContext {
@@ -15,6 +15,8 @@ export interface ExperimentContext {
   /** The pinned datasets, loaded lazily and once. */
   locomo(): Promise<LocomoDataset>;
   epirec(): Promise<EpisodicCorpus>;
+  /** LongMemEval: `--data FILE` when given, else the pinned LongMemEval_S (Exp. 8). */
+  longmemeval(): Promise<LongMemEvalDataset & { provenance: LongMemEvalProvenance }>;
   /** The target as typed, recorded in `meta.generated_by`. */
   target: string;
 }
@@ -38,6 +40,8 @@ export interface Experiment {
    * The `pnpm bench` options the experiment reads besides --out and --plugin (e.g. "embedder",
    * "seed"); any other option on a run of this experiment alone is a usage error. Omitted: all.
    */
-  options?: readonly ("embedder" | "model" | "dtype" | "seed" | "samples")[];
+  options?: readonly ("embedder" | "model" | "dtype" | "seed" | "samples" | "data")[];
+  /** Part of `pnpm bench all`; default true (Exp. 8 is not: its data is not in the mirror). */
+  inAll?: boolean;
   run(ctx: ExperimentContext): Promise<ExperimentReport>;
 }

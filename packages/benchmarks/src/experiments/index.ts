@@ -4,9 +4,10 @@ import { exp4 } from "./exp4-journals.js";
 import { exp5 } from "./exp5.js";
 import { exp6 } from "./exp6.js";
 import { exp7 } from "./exp7.js";
+import { exp8 } from "./exp8.js";
 
-/** The paper's six experiments (docs/spec.md §7), then Exp. 7 (the emotion-estimator study), in order. */
-export const EXPERIMENTS: readonly Experiment[] = [exp1, exp2, exp3, exp4, exp5, exp6, exp7];
+/** The paper's six experiments (docs/spec.md §7), then Exp. 7 (the emotion-estimator study) and Exp. 8 (LongMemEval, not in `all`), in order. */
+export const EXPERIMENTS: readonly Experiment[] = [exp1, exp2, exp3, exp4, exp5, exp6, exp7, exp8];
 
 /** Find an experiment by id or alias (`locomo` = exp5, `epirec` = exp6). */
 export function findExperiment(name: string): Experiment | undefined {

@@ -1,0 +1,69 @@
+import { join } from "node:path";
+import { LONGMEMEVAL_S } from "@persode/datasets";
+import { RESULT_FILES, writeResultFile, type DocumentTypes } from "@persode/results";
+import { describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, strategyRecordsOfRuns, writeAtomic } from "../results.js";
+import type { Experiment } from "./experiment.js";
+import { EXP8_OFFICIAL_PROTOCOL, EXP8_PERSODE_PROTOCOL, runExp8 } from "./exp8-longmemeval.js";
+
+/** Exp. 8's results file (not among the committed results: the real data is not redistributable here, see README). */
+export const EXP8_FILE = RESULT_FILES.exp8;
+/** Folder of Exp. 8's official-protocol rankings (one JSONL per granularity: question_id, ranked_ids). */
+export const EXP8_RANKINGS_DIR = "rankings/exp8";
+
+export const exp8: Experiment = {
+  id: "exp8",
+  aliases: ["longmemeval"],
+  title: "Exp. 8 — LongMemEval retrieval (official protocol and Persode's)",
+  options: ["embedder", "model", "dtype", "seed", "samples", "data"],
+  inAll: false,
+  async run(ctx) {
+    const data = await ctx.longmemeval();
+    const embedder = await ctx.embedder();
+    const r = await runExp8(data, embedder, { seed: ctx.seed, samples: ctx.samples });
+    const path = join(ctx.out, EXP8_FILE);
+    const previous = mergeablePrevious(await readPrevious(path), data.sha256, ctx);
+    const runs = mergeRuns(previous, ctx.embedderName, { embedder: describeEmbedder(embedder), ...r.persode.block });
+    const files = [EXP8_FILE];
+    for (const g of ["turn", "session"] as const) {
+      const f = join(EXP8_RANKINGS_DIR, `official_flat-bm25_${g}.jsonl`);
+      await writeAtomic(join(ctx.out, f), r.official.rankings[g].map((x) => JSON.stringify(x)).join("\n") + "\n");
+      files.push(f);
+    }
+    const doc = {
+      benchmark: {
+        name: "LongMemEval (Wu et al., ICLR 2025)",
+        url: "https://github.com/xiaowu0162/LongMemEval",
+        license: LONGMEMEVAL_S.license,
+        data_sha256: data.sha256,
+        provenance: data.provenance,
+        quirks: data.quirks,
+        questions: data.questions.length,
+        distinct_turn_texts: data.distinctTexts,
+      },
+      protocol: { official: EXP8_OFFICIAL_PROTOCOL, persode: EXP8_PERSODE_PROTOCOL },
+      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+      official: r.official.block,
+      runs,
+      meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { strategies: strategyRecordsOfRuns(runs, previous) }),
+    };
+    await writeResultFile(path, "exp8", doc as unknown as DocumentTypes["exp8"]);
+    const o = (r.official.block["flat-bm25"] as { turn: { metrics: Record<string, Record<string, number>> }; session: { metrics: Record<string, Record<string, number>> } });
+    const strategies = r.persode.block.strategies as Record<string, Record<string, number>>;
+    return {
+      files,
+      summary: [
+        ["official flat-bm25, turn", `recall_all@5 ${o.turn.metrics.turn!["recall_all@5"]} · ndcg_any@5 ${o.turn.metrics.turn!["ndcg_any@5"]}`],
+        ["official flat-bm25, session", `recall_any@5 ${o.session.metrics.session!["recall_any@5"]} · recall_all@5 ${o.session.metrics.session!["recall_all@5"]} · ndcg_any@5 ${o.session.metrics.session!["ndcg_any@5"]}`],
+        ...Object.entries(strategies).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `evidence recall@5 ${v["evidence_recall@5"]} · session any@5 ${v["session_recall_any@5"]} · MRR ${v.mrr}`]),
+      ],
+      counters: {
+        questions: r.persode.questions,
+        rankings: r.persode.rankings,
+        distinct_texts: r.persode.texts,
+        official_seconds: r.officialSeconds,
+        embed_seconds: r.persode.embedSeconds,
+        ...Object.fromEntries(Object.entries(r.persode.strategySeconds).map(([k, v]) => [`seconds ${k}`, v])),
+      },
+    };
+  },
+};

@@ -1,0 +1,30 @@
+/** The Exp. 8 (LongMemEval) section: rendered when its file is present, stating its numbers through the manifest. */
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { renderAll } from "../src/render-all.js";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("Exp. 8 in the report", () => {
+  it("renders the official table, Persode's strategies and says the data is not the official LongMemEval", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "persode-report-exp8-"));
+    dirs.push(dir);
+    cpSync(join(__dirname, "fixtures/exp8"), dir, { recursive: true });
+    const readme = join(dir, "README.md");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(readme, "# r\n\n<!-- results:begin -->\n<!-- results:end -->\n");
+    await renderAll({ resultsDir: dir, readmePath: readme });
+    const md = readFileSync(readme, "utf8");
+    expect(md).toContain("### Exp. 8 — LongMemEval retrieval");
+    expect(md).toContain("Not the official LongMemEval data");
+    const doc = JSON.parse(readFileSync(join(dir, "exp8_longmemeval.json"), "utf8")) as { official: Record<string, Record<string, { metrics: Record<string, Record<string, number>> }>> };
+    const turnAll5 = doc.official["flat-bm25"]!.turn!.metrics.turn!["recall_all@5"]!;
+    expect(md).toMatch(new RegExp(`\\| turn \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| ${turnAll5.toFixed(4)} \\|`));
+    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { entries: { id: string; value: unknown }[] };
+    expect(manifest.entries.find((e) => e.id === "exp8.official.turn.turn.recall_all@5")?.value).toBe(Number(turnAll5.toFixed(4)));
+    expect(manifest.entries.some((e) => e.id === "exp8.hashing.gated_persode.evidence_recall@5")).toBe(true);
+  });
+});
