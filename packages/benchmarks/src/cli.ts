@@ -4,14 +4,13 @@ import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { embedderNames } from "@persode/core";
 import { buildEmbedder } from "./embedder-setup.js";
 import { loadEpiRec, loadLocomo, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
 import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
 import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
-import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
+import { UsageError, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
 import { formatResultJson } from "@persode/results";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
 import { StagedResults } from "./staging.js";
@@ -25,9 +24,9 @@ ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEn
   corpus              every strategy on your own journal corpus (two CSV files)
 
 Options:
-  --embedder NAME     ${embedderNames().join(" | ")} (default: hashing; for all: hashing, then minilm)
-  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32:
-                      the pinned model, provisioned and verified like \`pnpm model fetch\`)
+  --embedder NAME     ${embedderChoices().join(" | ")} (default: hashing; for all: hashing, then all-MiniLM-L6-v2);
+                      a declared model is provisioned and verified like \`pnpm model fetch NAME\`
+  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES})

@@ -35,7 +35,13 @@ describe("committed results, manifest, report and README", () => {
 });
 
 describe("package boundaries (README, Architecture)", () => {
-  const pkg = (dir: string) => JSON.parse(readFileSync(join(REPO_ROOT, "packages", dir, "package.json"), "utf8")) as { name: string; dependencies?: Record<string, string> };
+  const pkg = (dir: string) =>
+    JSON.parse(readFileSync(join(REPO_ROOT, "packages", dir, "package.json"), "utf8")) as {
+      name: string;
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
   const dirs = readdirSync(join(REPO_ROOT, "packages")).filter((d) => existsSync(join(REPO_ROOT, "packages", d, "package.json")));
   const byName = new Map(dirs.map((d) => [pkg(d).name, pkg(d)]));
   /** Every package a production install of `name` brings in: its dependencies, following workspace packages. */
@@ -50,12 +56,22 @@ describe("package boundaries (README, Architecture)", () => {
 
   it("installs the loaders, the results format and the report without the memory model or its ML runtime", () => {
     const heavy = ["@persode/core", "@huggingface/transformers", "onnxruntime-node", "onnxruntime-web"];
-    expect(closure("@persode/core").has("@huggingface/transformers"), "the check must see core's own ML dependency").toBe(true);
+    expect(closure("@persode/benchmarks").has("@huggingface/transformers"), "the check must see the harness's ML dependency").toBe(true);
     for (const name of ["@persode/util", "@persode/datasets", "@persode/results", "@persode/report"]) {
       expect([...closure(name)].filter((d) => heavy.includes(d)), name).toEqual([]);
     }
     // benchmarks writes and report reads the one results format
     expect(closure("@persode/benchmarks").has("@persode/results")).toBe(true);
     expect(closure("@persode/report").has("@persode/results")).toBe(true);
+  });
+
+  it("installs @persode/core without transformers.js or onnxruntime: they are an optional peer a neural-embedder user adds (issue 21)", () => {
+    const heavy = ["@huggingface/transformers", "onnxruntime-node", "onnxruntime-web"];
+    expect([...closure("@persode/core")].filter((d) => heavy.includes(d))).toEqual([]);
+    const core = byName.get("@persode/core")!;
+    expect(core.peerDependencies?.["@huggingface/transformers"]).toBeDefined();
+    expect(core.peerDependenciesMeta?.["@huggingface/transformers"]?.optional).toBe(true);
+    // The harness runs the neural models, so it brings the same version of the peer.
+    expect(byName.get("@persode/benchmarks")!.dependencies?.["@huggingface/transformers"]).toBe(core.peerDependencies?.["@huggingface/transformers"]);
   });
 });
