@@ -17,6 +17,7 @@ export {
   resolveModelSource,
   requiredModelFiles,
   meanPoolNormalize,
+  modelFingerprint,
   poolVectors,
   type TransformersEmbedderOptions,
   type ModelSource,

@@ -57,6 +57,7 @@ beforeEach(async () => {
   await writeFile(join(work, "artifact.jar"), jar);
   pin = {
     name: "tiny-bert",
+    paper: false,
     aliases: [],
     id: MODEL_ID,
     upstream: MODEL_ID,

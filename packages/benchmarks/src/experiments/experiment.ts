@@ -17,6 +17,12 @@ export interface ExperimentContext {
   epirec(): Promise<EpisodicCorpus>;
   /** The target as typed, recorded in `meta.generated_by`. */
   target: string;
+  /**
+   * Whether this run enters the paper-format files (Exp. 1–6's own): true for hashing, the paper's
+   * all-MiniLM-L6-v2 and any plugin embedder; false for the other declared models (bge-small-en-v1.5,
+   * e5-small-v2), whose runs go only to the extended, audited and Exp. 7 files (issue 21).
+   */
+  paperFormat: boolean;
 }
 
 /** What an experiment reports back for the summary table and timings. */
@@ -39,5 +45,7 @@ export interface Experiment {
    * "seed"); any other option on a run of this experiment alone is a usage error. Omitted: all.
    */
   options?: readonly ("embedder" | "model" | "dtype" | "seed" | "samples")[];
+  /** Writes only paper-format files, so a run that does not enter them (`paperFormat` false) skips it. */
+  paperOnly?: boolean;
   run(ctx: ExperimentContext): Promise<ExperimentReport>;
 }

@@ -137,7 +137,11 @@ export function resolveModelSource(o: { model: string; dtype: string; modelDir?:
   );
 }
 
-/** SHA-256 over the model's files (names and bytes): the model's content identity for cache keys. */
+/** The weights' content fingerprint: 16 hex digits of SHA-256 over the dtype's model files (names and bytes) in `dir`; the identity in embedder ids and cache keys. */
+export function modelFingerprint(dir: string, dtype = "fp32"): Promise<string> {
+  return fingerprintFiles(dir, requiredModelFiles(dtype));
+}
+
 async function fingerprintFiles(dir: string, files: readonly string[]): Promise<string> {
   const h = createHash("sha256");
   for (const f of files) {

@@ -45,6 +45,8 @@ export interface PinnedModel {
   name: string;
   /** Other names `--embedder` accepts; the first, when given, is the embedder's `name` in results and seed streams (all-MiniLM-L6-v2: "minilm", as in the paper's runs), else `name` is. */
   aliases: readonly string[];
+  /** Whether this is the paper's own model (all-MiniLM-L6-v2): its runs also enter the paper-format results files; every other model's only the extended, audited and Exp. 7 files. */
+  paper: boolean;
   /** transformers.js model id and cache folder, e.g. "Xenova/all-MiniLM-L6-v2". */
   id: string;
   /** The model it is an export of (for labels), e.g. "sentence-transformers/all-MiniLM-L6-v2". */
