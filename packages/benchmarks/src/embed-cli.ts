@@ -24,7 +24,7 @@ const USAGE = `Usage: pnpm embed --model NAME --role query|document --input FILE
 /** The input's texts: one per line; a trailing newline does not make an extra empty text. */
 export function inputLines(text: string): string[] {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
-  return body === "" && text.length <= 1 ? [] : body.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  return text === "" ? [] : body.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
 }
 
 /** Run the command; returns the exit code (2 for a usage error). */
@@ -62,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const vecs = await embedder.embedBatch(texts, role as EmbedRole);
       await writeAtomic(output, vecs.map((v) => JSON.stringify(Array.from(v))).join("\n") + (vecs.length ? "\n" : ""));
-      process.stderr.write(`${texts.length} texts embedded with ${embedder.id} as ${role}s: ${output}\n`);
+      process.stderr.write(`${texts.length} texts embedded with ${embedder.id} as ${role === "query" ? "queries" : "documents"}: ${output}\n`);
     } finally {
       await embedder.dispose?.();
     }

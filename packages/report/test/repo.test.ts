@@ -29,7 +29,7 @@ describe("committed results, manifest, report and README", () => {
     expect(seen.requests).toEqual([]);
     expect(seen.figures.length).toBeGreaterThanOrEqual(10);
     for (const f of seen.figures) expect(f.width * f.height, f.id).toBeGreaterThan(10_000);
-    expect(seen.costTexts.length).toBe(6);
+    expect(seen.costTexts.length).toBe(7);
     expect(seen.overflowing, "nothing scrolls sideways at 1 400 px").toEqual([]);
   }, 120_000);
 });
