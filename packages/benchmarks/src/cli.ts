@@ -24,7 +24,7 @@ ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEn
   corpus              every strategy on your own journal corpus (two CSV files)
 
 Options:
-  --embedder NAME     ${embedderChoices().join(" | ")} (default: hashing; for all: hashing, then ${DECLARED_MODELS.map((m) => m.name).join(", ")});
+  --embedder NAME     ${embedderChoices().join(" | ")} (default: hashing; for all: hashing, then ${DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll).map((m) => m.name).join(", ")});
                       a declared model is provisioned and verified like \`pnpm model fetch NAME\`
   --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
   --out DIR           results folder (default results/)
@@ -138,9 +138,9 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       return await runCorpusCommand(values);
     }
     const selected = target === "all" ? [...EXPERIMENTS] : [findExperiment(target)!];
-    // `all` reproduces both halves of the paper (hashing, then the pinned MiniLM), then runs every other declared
-    // model into the extended, audited and Exp. 7 files (unless --embedder picks one).
-    const names = values.embedder === undefined && target === "all" ? ["hashing", ...DECLARED_MODELS.map((m) => m.name)] : [embedderOption(values.embedder)];
+    // `all` reproduces both halves of the paper (hashing, then the pinned MiniLM), then every declared model
+    // `inBenchAll` puts in the extended, audited and Exp. 7 files (unless --embedder picks one).
+    const names = values.embedder === undefined && target === "all" ? ["hashing", ...DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll).map((m) => m.name)] : [embedderOption(values.embedder)];
     const only = findExperiment(target);
     if (only?.paperOnly && !paperFormatRun(names[0]!, values)) {
       throw new UsageError(`${only.id} writes only paper-format files, which hold hashing and all-MiniLM-L6-v2; ${names[0]} runs go to the extended, audited and Exp. 7 files (pnpm bench exp5 | exp6 | exp7 --embedder ${names[0]})`);

@@ -65,6 +65,13 @@ describe("model declarations", () => {
     expect(runKey({ model: { id: m.id, revision: m.revision, dtype: m.dtype } }, "minilm")).toBe("all-MiniLM-L6-v2");
   });
 
+  it("every model `pnpm bench all` runs has its runs in the committed extended and Exp. 7 files (a model joins bench all with its results)", () => {
+    const runsOf = (f: string) => Object.keys((JSON.parse(readFileSync(join(RESULTS, f), "utf8")) as { runs: Record<string, unknown> }).runs);
+    for (const m of DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll)) {
+      for (const f of ["exp5_locomo_extended.json", "exp5_locomo_audited.json", "exp6_epirec_extended.json", "exp7_estimators.json"]) expect(runsOf(f), `${f} ${m.name}`).toContain(m.name);
+    }
+  });
+
   it("--embedder minilm, all-MiniLM-L6-v2 and --model <declared id> select the declaration; another dtype is not the declared bytes", () => {
     expect(selectedDeclaration("minilm", {})).toBe(MINILM_MODEL);
     expect(selectedDeclaration("all-MiniLM-L6-v2", {})).toBe(MINILM_MODEL);

@@ -58,6 +58,7 @@ beforeEach(async () => {
   pin = {
     name: "tiny-bert",
     paper: false,
+    inBenchAll: false,
     aliases: [],
     id: MODEL_ID,
     upstream: MODEL_ID,

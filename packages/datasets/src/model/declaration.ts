@@ -47,6 +47,8 @@ export interface PinnedModel {
   aliases: readonly string[];
   /** Whether this is the paper's own model (all-MiniLM-L6-v2): its runs also enter the paper-format results files; every other model's only the extended, audited and Exp. 7 files. */
   paper: boolean;
+  /** Whether `pnpm bench all` runs it (the paper's model always runs): a model joins once its runs are regenerated and committed in results/. */
+  inBenchAll: boolean;
   /** transformers.js model id and cache folder, e.g. "Xenova/all-MiniLM-L6-v2". */
   id: string;
   /** The model it is an export of (for labels), e.g. "sentence-transformers/all-MiniLM-L6-v2". */

@@ -10,6 +10,7 @@ import type { PinnedModel } from "../declaration.js";
 export const MINILM_MODEL: PinnedModel = Object.freeze({
   name: "all-MiniLM-L6-v2",
   paper: true,
+  inBenchAll: true,
   aliases: Object.freeze(["minilm"]),
   id: "Xenova/all-MiniLM-L6-v2",
   upstream: "sentence-transformers/all-MiniLM-L6-v2",
