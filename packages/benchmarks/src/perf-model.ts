@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { CachedEmbedder, TransformersEmbedder } from "@persode/core/transformers";
 import { HashingEmbedder, type EmbedRole, type Embedder, type EmbedderOptions } from "@persode/core";
 import { loadEpiRec, loadLocomo } from "@persode/datasets";
+import { rolesAlike } from "./embed.js";
 import { buildEmbedder } from "./embedder-setup.js";
 import { runEpisodic } from "./episodic.js";
 import { runExp5 } from "./experiments/exp5-locomo.js";
@@ -47,8 +48,7 @@ export interface EmbeddingTiming {
 
 /** The texts a run of this embedder embeds: one list per role when its prefixes differ, else the union once (as embedByRole does). */
 function textsFor(embedder: Embedder, texts: Record<EmbedRole, string[]>): [EmbedRole, string[]][] {
-  const alike = embedder.prefixes === undefined || embedder.prefixes.query === embedder.prefixes.document;
-  return alike ? [["document", [...new Set([...texts.document, ...texts.query])]]] : [["document", texts.document], ["query", texts.query]];
+  return rolesAlike(embedder) ? [["document", [...new Set([...texts.document, ...texts.query])]]] : [["document", texts.document], ["query", texts.query]];
 }
 
 /** Embed the texts with a declared model over a fresh embedding cache (cold), then again from that cache (warm, a new process-level embedder). */

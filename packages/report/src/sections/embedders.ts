@@ -30,7 +30,7 @@ const METRICS = {
 const REFITTED = ["emobank", "prototype"] as const;
 
 /** The model embedders of a file (every run but the exact hashing one), in file order. */
-export function modelEmbedders(doc: ResultDoc): string[] {
+function modelEmbedders(doc: ResultDoc): string[] {
   return embeddersOf(doc).filter((e) => !isExactEmbedder(e));
 }
 
