@@ -54,9 +54,9 @@ export function embeddersSection(d: EmbeddersDocs, rec: ManifestRecorder): Secti
     {
       kind: "paragraph",
       parts: [
-        "The paper's conclusions were measured with one neural model, all-MiniLM-L6-v2. ",
-        { code: "pnpm bench all" },
-        " runs Exp. 5–7 again with two stronger 384-dimensional models of the same size class, each as its authors specify it: bge-small-en-v1.5 ([CLS] pooling, its retrieval instruction before queries) and e5-small-v2 (mean pooling, \"query: \" before questions and probes, \"passage: \" before memories), both at 512 word pieces. Their runs live in the extended, audited and Exp. 7 files; the paper-format files above keep hashing and MiniLM only. Brackets: 95 % percentile-bootstrap CIs (same resamples and seed as Exp. 5 and 6).",
+        "The paper's conclusions were measured with one neural model, all-MiniLM-L6-v2. Here Exp. 5–7 run again with ",
+        embedders.filter((e) => e !== "all-MiniLM-L6-v2").join(" and "),
+        ", each as its authors specify it (pooling, query and document prefixes and word-piece limit from its declaration; see Declared embedding models in the README). Their runs live in the extended, audited and Exp. 7 files; the paper-format files above keep hashing and MiniLM only. Brackets: 95 % percentile-bootstrap CIs (the same resamples and seed as Exp. 5 and 6).",
       ],
     },
     {
