@@ -10,7 +10,7 @@ import type { PinnedModel } from "../declaration.js";
 export const BGE_SMALL_EN_V15_MODEL: PinnedModel = Object.freeze({
   name: "bge-small-en-v1.5",
   paper: false,
-  inBenchAll: false,
+  inBenchAll: true,
   aliases: Object.freeze([]),
   id: "BAAI/bge-small-en-v1.5",
   upstream: "BAAI/bge-small-en-v1.5",
