@@ -57,6 +57,17 @@ describe("the stronger-embedders section", () => {
     expect(cost.section).toBe("Does it hold with stronger embedders?");
     expect(cost.text).toMatch(/^Cost\. Always-on fusion ranks below similarity-only with every neural embedder, on both benchmarks — LoCoMo evidence recall@5 \(all-MiniLM-L6-v2\): fused − similarity-only -0\.0535 /);
     expect(checkCostClaims(m.sections, m.manifest)).toEqual([]);
+    expect(sec).toContain("**The gate.** With every neural embedder and on both benchmarks the gated strategy's paired difference to similarity-only is not significant after Holm");
+    expect(sec).toContain("none of their fused or gated columns ranks significantly above similarity-only after Holm with any embedder");
+  });
+
+  it("the gate sentence follows the files' Holm decisions", () => {
+    const ws = workspace(true, (f, d) => {
+      if (f === "exp6_epirec_extended.json") d.runs[SECOND].strategies["gated (Persode)"].vs_similarity["recall@3"].significant = true;
+    });
+    const m = model(ws.results);
+    const md = renderReadmeSection(m.sections, m.manifest, OPTS);
+    expect(md).toContain("The gated strategy's paired difference to similarity-only is significant after Holm for EpiRec recall@3 (e5-small-v2) (table above): there the gate does not hold parity.");
   });
 
   it("the cost statement's guard fails when fusion no longer ranks below similarity-only for one embedder", () => {
