@@ -11,7 +11,7 @@ import type { PinnedModel } from "../declaration.js";
 export const E5_SMALL_V2_MODEL: PinnedModel = Object.freeze({
   name: "e5-small-v2",
   paper: false,
-  inBenchAll: false,
+  inBenchAll: true,
   aliases: Object.freeze([]),
   id: "intfloat/e5-small-v2",
   upstream: "intfloat/e5-small-v2",
