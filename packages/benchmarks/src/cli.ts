@@ -4,15 +4,14 @@ import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { embedderNames } from "@persode/core";
-import { buildEmbedder } from "./embedder-setup.js";
-import { loadEpiRec, loadLocomo, loadLongMemEval, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
+import { buildEmbedder, selectedDeclaration } from "./embedder-setup.js";
+import { DECLARED_MODELS, loadEpiRec, loadLocomo, loadLongMemEval, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
 import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
 import { LongMemEvalRankingsError, evaluateLongMemEvalRankings, parseLongMemEvalRankings } from "./longmemeval/eval.js";
 import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
-import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderOption, embedderSettings, intOption } from "./options.js";
+import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
 import { formatResultJson } from "@persode/results";
 import { offlineFromEnv, parseEnvFlag } from "@persode/util";
 import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
@@ -23,16 +22,16 @@ import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
 const USAGE = `Usage: pnpm bench <target> [options]
 
 Targets:
-  all                 every experiment, Exp. 1–7 (then the report is rendered; Exp. 8 runs on its own)
+  all                 every experiment, Exp. 1–7, with hashing and every declared model (then the report is rendered; Exp. 8 runs on its own)
 ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
   epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
   longmemeval-eval    score an external LongMemEval rankings JSONL under LongMemEval's official protocol
   corpus              every strategy on your own journal corpus (two CSV files)
 
 Options:
-  --embedder NAME     ${embedderNames().join(" | ")} (default: hashing; for all: hashing, then minilm)
-  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32:
-                      the pinned model, provisioned and verified like \`pnpm model fetch\`)
+  --embedder NAME     ${embedderChoices().join(" | ")} (default: hashing; for all: hashing, then ${DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll).map((m) => m.name).join(", ")});
+                      a declared model is provisioned and verified like \`pnpm model fetch NAME\`
+  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES}, at most ${MAX_SAMPLES})
@@ -162,8 +161,13 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       return await runCorpusCommand(values);
     }
     const selected = target === "all" ? EXPERIMENTS.filter((e) => e.inAll !== false) : [findExperiment(target)!];
-    // `all` reproduces both halves of the paper: hashing, then the pinned MiniLM (unless --embedder picks one).
-    const names = values.embedder === undefined && target === "all" ? ["hashing", "minilm"] : [embedderOption(values.embedder)];
+    // `all` reproduces both halves of the paper (hashing, then the pinned MiniLM), then every declared model
+    // `inBenchAll` puts in the extended, audited and Exp. 7 files (unless --embedder picks one).
+    const names = values.embedder === undefined && target === "all" ? ["hashing", ...DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll).map((m) => m.name)] : [embedderOption(values.embedder)];
+    const only = findExperiment(target);
+    if (only?.paperOnly && !paperFormatRun(names[0]!, values)) {
+      throw new UsageError(`${only.id} writes only paper-format files, which hold hashing and all-MiniLM-L6-v2; ${names[0]} runs go to the extended, audited and Exp. 7 files (pnpm bench exp5 | exp6 | exp7 --embedder ${names[0]})`);
+    }
     // Everything is written into a staging copy of `out` and published together at the end.
     const folder = out!;
     await StagedResults.within(folder, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
@@ -219,6 +223,7 @@ async function runExperiments(
         epirec,
         longmemeval,
         // The command as typed (`all` runs both embedders), so every file names the command that regenerates it.
+        paperFormat: paperFormatRun(embedderName, embedderName === "hashing" && names.length > 1 ? {} : values),
         target: [
           target,
           ...(values.embedder !== undefined && embedderName !== "hashing" ? ["--embedder", embedderName] : []),
@@ -230,6 +235,7 @@ async function runExperiments(
       for (const exp of selected) {
         // Exp. 1 and 2 do not depend on the embedder: run once, with the first embedder.
         if (embedderName !== names[0] && (exp.id === "exp1" || exp.id === "exp2")) continue;
+        if (exp.paperOnly && !ctx.paperFormat) continue;
         const t0 = performance.now();
         const report = await exp.run(ctx);
         const seconds = (performance.now() - t0) / 1000;
@@ -245,6 +251,13 @@ async function runExperiments(
   await hooks.afterRun?.(staged);
   staged.publish();
   printSummary(reports, staged.out);
+}
+
+/** Whether a run of this embedder enters the paper-format files: any embedder but a declared model that is not the paper's own. */
+function paperFormatRun(embedderName: string, values: BenchValues): boolean {
+  if (embedderName === "hashing") return true;
+  const m = selectedDeclaration(embedderName, embedderSettings(embedderName, values, process.env));
+  return m === undefined || m.paper;
 }
 
 let pluginHooks = false;

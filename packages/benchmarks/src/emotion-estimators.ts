@@ -12,6 +12,7 @@ import {
   fitEmoBankModel,
   prototypeCalibration,
   prototypeSpace,
+  type EmbedRole,
   type EmoBankModel,
   type Embedder,
   type EmotionEstimate,
@@ -20,7 +21,7 @@ import {
 import type { EmoBankDataset, EpisodicCorpus } from "@persode/datasets";
 import { FITTED_DECIMALS } from "@persode/results";
 import { parseEnvFlag } from "@persode/util";
-import { embedDistinct } from "./embed.js";
+import { embedByRole, inRole, type RoleVectors } from "./embed.js";
 import { FACTUAL } from "./episodic.js";
 
 /** Oracle E of EpiRec's authored intensity bands: the midpoints of three equal thirds of [0, 1]. */
@@ -64,12 +65,12 @@ export interface RunEstimators {
   estimators: EmotionEstimator[];
   emobankModel: EmoBankModel;
   prototypeQuantiles: number[];
-  /** Every EmoBank and EpiRec text's embedding, computed once. */
-  vectors: Map<string, Float64Array>;
+  /** Every EmoBank and EpiRec text's embedding, computed once per role (EmoBank sentences, episodes and exemplars are documents; probes queries). */
+  vectors: RoleVectors;
 }
 
 /** A cached embedder over precomputed vectors (every EmoBank and EpiRec text is embedded once per run). */
-function precomputed(embedder: Embedder, vectors: Map<string, Float64Array>): Embedder {
+function precomputed(embedder: Embedder, vectors: ReadonlyMap<string, Float64Array>): Embedder {
   const one = async (t: string) => vectors.get(t) ?? (await embedder.embed(t));
   return {
     name: embedder.name,
@@ -81,12 +82,18 @@ function precomputed(embedder: Embedder, vectors: Map<string, Float64Array>): Em
 }
 
 /** Build every estimator for `embedder`: fit EmoBank, calibrate the prototype, label the oracle; `extraTexts` are embedded with the rest. */
-export async function buildEstimators(emobank: EmoBankDataset, corpus: EpisodicCorpus, embedder: Embedder, extraTexts: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<RunEstimators> {
-  const epirecTexts = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => [e.text, ...e.probes.map((q) => q.query)]));
-  const vectors = await embedDistinct(embedder, [...emobank.sentences.map((s) => s.text), ...epirecTexts, ...extraTexts], "exp7");
-  const emb = precomputed(embedder, vectors);
+export async function buildEstimators(
+  emobank: EmoBankDataset,
+  corpus: EpisodicCorpus,
+  embedder: Embedder,
+  extraTexts: readonly (readonly [string, EmbedRole])[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunEstimators> {
+  const epirecTexts = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => [[e.text, "document"] as const, ...inRole(e.probes.map((q) => q.query), "query")]));
+  const vectors = await embedByRole(embedder, [...inRole(emobank.sentences.map((s) => s.text), "document"), ...epirecTexts, ...extraTexts], "exp7");
+  const emb = precomputed(embedder, vectors.document);
   const emobankModel = fitEmoBankModel(
-    emobank.sentences.map((s) => ({ split: s.split, features: vectors.get(s.text)!, arousal: s.arousal, valence: s.valence })),
+    emobank.sentences.map((s) => ({ split: s.split, features: vectors.document.get(s.text)!, arousal: s.arousal, valence: s.valence })),
     embedder,
     EMOBANK_LAMBDAS,
     // a neural model's weights are published (and used) at the precision its CPU noise cannot reach (docs/reproducibility.md)

@@ -1,7 +1,7 @@
 import { LexiconAnalyzer, extendedStrategies, strategies, type Embedder, type MemoryInit, type RetrievalStrategy } from "@persode/core";
 import type { EpisodicCorpus } from "@persode/datasets";
 import { Progress, pyRound } from "@persode/util";
-import { embedDistinct } from "./embed.js";
+import { embedByRole, type RoleVectors } from "./embed.js";
 import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { mean, rankOf } from "./metrics.js";
 import { RankingsWriter, lineEnd } from "./rankings-writer.js";
@@ -34,7 +34,7 @@ export function personaGroup(
   persona: EpisodicCorpus["personas"][number],
   storedC: number,
   nowMs: number,
-  vectors: ReadonlyMap<string, Float64Array>,
+  vectors: RoleVectors,
   analyze: (text: string) => { event?: string; emotion?: string; hashtags?: string[]; intensity: number },
   queryIntensity: (text: string) => number,
 ): RankingGroup {
@@ -42,8 +42,8 @@ export function personaGroup(
     const a = analyze(e.text);
     return { id: e.id, text: e.text, event: a.event, emotion: a.emotion, hashtags: a.hashtags, emotionalIntensity: a.intensity, contextualRelevance: storedC, createdAt: e.timestampMs };
   });
-  const queries = persona.episodes.flatMap((e) => e.probes.map((q) => ({ text: q.query, vector: vectors.get(q.query)!, intensity: queryIntensity(q.query) })));
-  return { memories, vectors: persona.episodes.map((e) => vectors.get(e.text)!), nowMs, queries };
+  const queries = persona.episodes.flatMap((e) => e.probes.map((q) => ({ text: q.query, vector: vectors.query.get(q.query)!, intensity: queryIntensity(q.query) })));
+  return { memories, vectors: persona.episodes.map((e) => vectors.document.get(e.text)!), nowMs, queries };
 }
 
 /** Per probe (corpus order), the index of its target episode within its persona. */
@@ -64,9 +64,9 @@ export function probeTargets(corpus: EpisodicCorpus): Int32Array {
  */
 export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, spec: BootstrapSpec, label: string): Promise<EpisodicRun> {
   const analyzer = new LexiconAnalyzer();
-  const texts: string[] = [];
-  for (const p of corpus.personas) for (const e of p.episodes) texts.push(e.text, ...e.probes.map((q) => q.query));
-  const vectors = await embedDistinct(embedder, texts, label);
+  const items: (readonly [string, "document" | "query"])[] = [];
+  for (const p of corpus.personas) for (const e of p.episodes) items.push([e.text, "document"], ...e.probes.map((q) => [q.query, "query"] as const));
+  const vectors = await embedByRole(embedder, items, label);
   const paper = strategies();
   const strats = extendedStrategies(); // the paper's strategies first, in the same order
   const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ persona: p.id, episode: e, probe: q }))));

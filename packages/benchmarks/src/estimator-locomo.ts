@@ -6,10 +6,11 @@
  * (compareToSimilarity; Holm across all estimator·strategy columns within each category).
  * LoCoMo has no emotion labels, so the oracle does not run here.
  */
-import type { Embedder, EmotionEstimator } from "@persode/core";
+import type { EmbedRole, Embedder, EmotionEstimator } from "@persode/core";
 import type { LocomoDataset } from "@persode/datasets";
 import { BASELINE, EXP7_STRATEGIES, MODES, columnKey, compareToSimilarity, type Mode, type PairedVsSimilarity } from "./estimator-retrieval.js";
 import { LOCOMO_CATEGORIES, conversationStore, goldMask, questionQueries, selectQuestions, turnText, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
+import { inRole, type RoleVectors } from "./embed.js";
 import { mean, rankingMetrics } from "./metrics.js";
 import { rankGroups } from "./ranking-loop.js";
 import { Progress, pyRound } from "@persode/util";
@@ -17,11 +18,11 @@ import type { BootstrapSpec } from "./stats/bootstrap.js";
 
 
 /** The included questions and every turn/question text (for embedding once with the rest of the run). */
-export function locomoTexts(data: LocomoDataset): { questions: LocomoQuestion[]; texts: string[] } {
+export function locomoTexts(data: LocomoDataset): { questions: LocomoQuestion[]; texts: (readonly [string, EmbedRole])[] } {
   const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
   const questions = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded));
   const texts = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
-  return { questions, texts: [...texts, ...questions.map((q) => q.question)] };
+  return { questions, texts: [...inRole(texts, "document"), ...inRole(questions.map((q) => q.question), "query")] };
 }
 
 /** Per-question evidence recall@5 of every column, and each estimator's gate firing. */
@@ -36,7 +37,7 @@ export interface LocomoTable {
  * for every estimator (only E differs), so each question's cosine to its conversation is computed in the
  * first pass and reused by the others: the dense cosine is most of Exp. 7's time with a model embedder.
  */
-export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Embedder, vectors: Map<string, Float64Array>, estimators: readonly EmotionEstimator[]): Promise<LocomoTable> {
+export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Embedder, vectors: RoleVectors, estimators: readonly EmotionEstimator[]): Promise<LocomoTable> {
   const { questions } = locomoTexts(data);
   const n = questions.length;
   const recall5 = new Map<string, Float64Array>();
@@ -50,12 +51,12 @@ export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Em
     const base = new Float64Array(n);
     const cols = Object.fromEntries(MODES.map((m) => [m, new Float64Array(n)])) as Record<Mode, Float64Array>;
     let ti = 0;
-    const stores = data.conversations.map((conv) => conversationStore(conv, () => ({ intensity: turnE[ti++]!.intensity }), vectors));
+    const stores = data.conversations.map((conv) => conversationStore(conv, () => ({ intensity: turnE[ti++]!.intensity }), vectors.document));
     let qe = 0;
     let qs = 0; // query index over all conversations, as rankGroups counts them
     const groups = stores.map((st, c) => ({
       ...st,
-      queries: questionQueries(questions.filter((q) => q.conversation === c), () => qE[qe++]!.intensity, vectors).map((q) => {
+      queries: questionQueries(questions.filter((q) => q.conversation === c), () => qE[qe++]!.intensity, vectors.query).map((q) => {
         const sim = similarity[qs++];
         return sim ? { ...q, similarity: sim } : q;
       }),

@@ -8,6 +8,7 @@
  */
 import { fused, gated, similarityOnly, type Embedder, type EmotionEstimator, type RetrievalStrategy } from "@persode/core";
 import type { EpisodicCorpus } from "@persode/datasets";
+import type { RoleVectors } from "./embed.js";
 import { EPISODIC_PROTOCOL, FACTUAL, personaGroup, probeTargets } from "./episodic.js";
 import { rankGroups } from "./ranking-loop.js";
 import { mean, rankOf } from "./metrics.js";
@@ -44,7 +45,7 @@ export interface PerProbeTable {
 }
 
 /** Rank every probe with every estimator's E; similarity-only once (checked identical for every estimator). */
-export async function rankWithEstimators(corpus: EpisodicCorpus, embedder: Embedder, vectors: Map<string, Float64Array>, estimators: readonly EmotionEstimator[]): Promise<PerProbeTable> {
+export async function rankWithEstimators(corpus: EpisodicCorpus, embedder: Embedder, vectors: RoleVectors, estimators: readonly EmotionEstimator[]): Promise<PerProbeTable> {
   const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ episode: e, probe: q }))));
   const n = probes.length;
   const k = EPISODIC_PROTOCOL.top_k_primary;

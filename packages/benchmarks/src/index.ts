@@ -37,7 +37,7 @@ export {
   type OfficialGroup,
 } from "./epirec/official.js";
 export { pyJsonDumps, pyFloatRepr, pyStringLiteral, PyFloat, PyDict, type PyJson } from "./epirec/python-json.js";
-export { buildEmbedder, runKey, DEFAULT_NEURAL_MODEL } from "./embedder-setup.js";
+export { buildEmbedder, runKey, declaredEmbedderName, selectedDeclaration, DEFAULT_NEURAL_MODEL } from "./embedder-setup.js";
 export {
   OFFICIAL_KS,
   officialCorpus,

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { embedderNames, type EmbedderOptions } from "@persode/core";
+import { DECLARED_MODELS } from "@persode/datasets";
 import { offlineFromEnv } from "@persode/util";
 
 /** A user error on the command line: printed without a stack trace, exit code 2. */
@@ -38,10 +39,16 @@ export function callerPath(path: string, env: NodeJS.ProcessEnv = process.env): 
   return resolve(callerCwd(env), path);
 }
 
-/** The `--embedder` option: a registered embedder name (default hashing). */
+/** The `--embedder` choices: every declared model's name and aliases, then every other registered embedder ("hashing", plugins). */
+export function embedderChoices(): string[] {
+  const declared = DECLARED_MODELS.flatMap((m) => [m.name, ...m.aliases]);
+  return [...new Set(["hashing", ...declared, ...embedderNames()])];
+}
+
+/** The `--embedder` option: a declared model or a registered embedder name (default hashing). */
 export function embedderOption(value: unknown): string {
   const name = value === undefined ? "hashing" : String(value);
-  if (!embedderNames().includes(name)) throw new UsageError(`unknown embedder "${name}"; known: ${embedderNames().join(", ")}`);
+  if (!embedderChoices().includes(name)) throw new UsageError(`unknown embedder "${name}"; known: ${embedderChoices().join(", ")}`);
   return name;
 }
 

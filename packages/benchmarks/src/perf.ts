@@ -11,14 +11,14 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { Bm25Index, descendingOrder, embedderNames, type EmbedderOptions } from "@persode/core";
-import { EPIREC, LOCOMO, loadEpiRec, loadLocomo, provisionModel, resolveDataset, type LocomoDataset, loadLongMemEval } from "@persode/datasets";
+import { Bm25Index, descendingOrder, type EmbedderOptions } from "@persode/core";
+import { DECLARED_MODELS, EPIREC, LOCOMO, loadEpiRec, loadLocomo, provisionModel, resolveDataset, type LocomoDataset, loadLongMemEval } from "@persode/datasets";
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
-import { UsageError, embedderOption, embedderSettings, intOption } from "./options.js";
+import { UsageError, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./results.js";
 
 const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D] [--repeat N]
@@ -26,13 +26,14 @@ const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D]
        pnpm bench:perf --all
 
 Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
-  --embedder NAME   ${embedderNames().join(" | ")} (default hashing)
+  --embedder NAME   ${embedderChoices().join(" | ")} (default hashing)
   --model, --dtype  passed to a neural embedder, as for \`pnpm bench\`
   --repeat N        runs per measurement (default 3, at most 100)
-  --embedding       MiniLM sentences/s on the texts Exp. 5 and 6 embed, cold and warm (embedding cache)
-  --texts-out FILE  with --embedding: also write those texts (JSON) to time another implementation on them
-  --limit N         with --embedding: only the first N of those texts
-  --all             whole \`pnpm bench all\`: hashing only, then both embedders cold and warm (a scratch cache)
+  --embedding       every declared model's texts/s and word pieces/s on the texts Exp. 5 and 6 embed, each in
+                    its role, cold and warm (embedding cache); needs \`pnpm model fetch --all\`
+  --texts-out FILE  with --embedding: also write those texts ({document, query} JSON) to time another implementation on them
+  --limit N         with --embedding: only the first N documents and N queries
+  --all             whole \`pnpm bench all\`: hashing only, then every embedder cold and warm (a scratch cache)
   -h, --help        this text
 Data comes from the cache, PERSODE_DATA_MIRROR or a download, as for \`pnpm bench\`.`;
 
@@ -149,6 +150,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
           epirec: async () => epirec,
           longmemeval: () => loadLongMemEval(),
           target: `${id} (bench:perf)`,
+          paperFormat: true,
         };
         const [report, seconds] = await timed(() => exp.run(ctx));
         runs.push({ seconds, counters: report.counters ?? {} });
@@ -243,14 +245,21 @@ export function formatPerf(r: PerfResult): string {
 /** The --embedding / --all measurements as a plain-text report. */
 async function modelPerf(embedding: boolean, all: boolean, textsOut: string | undefined, limit: number | undefined): Promise<string> {
   const cpu = cpus();
-  const out = [`Persode-TS MiniLM throughput — ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}, Node ${process.version}`];
-  const model = await provisionModel({ offline: true, log: () => undefined });
+  const out = [`Persode-TS neural embedder throughput — ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}, Node ${process.version}`];
+  const models = await Promise.all(DECLARED_MODELS.map((m) => provisionModel({ model: m, offline: true, log: () => undefined })));
+  const model = models[0]!;
   if (embedding) {
-    const texts = (await benchmarkTexts()).slice(0, limit);
+    const all = await benchmarkTexts();
+    const texts = { document: all.document.slice(0, limit), query: all.query.slice(0, limit) };
     if (textsOut) await writeTexts(resolve(textsOut), texts);
-    out.push("", `Embedding the ${texts.length} distinct texts of Exp. 5 and 6 with ${model.model.id} (${model.model.dtype}):`);
-    const rows = (await measureEmbedding(texts, { modelDir: model.root, offline: true })).map((t) => [t.label, t.seconds.toFixed(2), t.cpuSeconds.toFixed(2), rate(t.texts, t.seconds), rate(t.texts, t.cpuSeconds)]);
-    out.push(...table(["run", "wall s", "CPU s", "sentences/s (wall)", "sentences/CPU-s"], rows));
+    out.push("", `Embedding the distinct texts of Exp. 5 and 6 (${texts.document.length} documents, ${texts.query.length} queries; a model without prefixes embeds their union once) with every declared model:`);
+    const rows: string[][] = [];
+    for (const m of DECLARED_MODELS) {
+      for (const t of await measureEmbedding(m.name, texts, { offline: true })) {
+        rows.push([t.label, String(t.texts), t.seconds.toFixed(2), t.cpuSeconds.toFixed(2), rate(t.texts, t.seconds), rate(t.wordPieces, t.seconds), rate(t.texts, t.cpuSeconds)]);
+      }
+    }
+    out.push(...table(["run", "texts", "wall s", "CPU s", "texts/s (wall)", "word pieces/s (wall)", "texts/CPU-s"], rows));
   }
   if (all) {
     const env: NodeJS.ProcessEnv = { ...process.env, PERSODE_MODEL_DIR: model.root, PERSODE_OFFLINE: "1" };

@@ -1,6 +1,7 @@
 // PERSODE_MODEL_SOURCES=maven (what .ci/run sets) means the model hub is never contacted, also for a
-// --model or --dtype the project does not pin (only the hub has those): the run fails at once, says
-// why and how to fix it, and a hub stand-in on 127.0.0.1 receives no request at all.
+// --model or --dtype the project does not declare: the embedder loads only local files (it never
+// downloads), so the run fails at once, saying where it looked, and a hub stand-in on 127.0.0.1
+// receives no request at all.
 import { createServer, type Server } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,8 +38,8 @@ describe("PERSODE_MODEL_SOURCES without the hub", () => {
     ["the pinned model with an unpinned --dtype", { dtype: "q4" }],
   ] as const) {
     it(`${label}: refused without a request to the hub`, async () => {
-      const env = { ...process.env, PERSODE_MODEL_SOURCES: "maven" };
-      await expect(buildEmbedder("minilm", settings, env)).rejects.toThrow(/PERSODE_MODEL_SOURCES=maven excludes the model hub, the only source of a model or dtype the project does not pin/);
+      vi.stubEnv("PERSODE_MODEL_SOURCES", "maven");
+      await expect(buildEmbedder("minilm", settings)).rejects.toThrow(/PERSODE_MODEL_DIR|model cache|pnpm model fetch/);
       expect(requests).toBe(0);
     });
   }

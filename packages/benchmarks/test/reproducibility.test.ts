@@ -57,8 +57,9 @@ function perturbed(inner: Embedder): Embedder {
     id: inner.id,
     dim: inner.dim,
     ...(inner.model ? { model: inner.model } : {}),
-    embed: async (t) => shake(t, await inner.embed(t)),
-    embedBatch: async (ts) => (await inner.embedBatch(ts)).map((v, i) => shake(ts[i]!, v)),
+    ...(inner.prefixes ? { prefixes: inner.prefixes } : {}),
+    embed: async (t, role) => shake(t, await inner.embed(t, role)),
+    embedBatch: async (ts, role) => (await inner.embedBatch(ts, role)).map((v, i) => shake(ts[i]!, v)),
     dispose: async () => inner.dispose?.(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * @persode/core — the Persode memory model (Jin et al., ICES 2025) as a library: what an application
  * needs to remember, forget, rank and journal. Two more entry points keep heavy or test-only code out
- * of this one: `@persode/core/minilm` (the transformers.js sentence embedder and its embedding cache)
+ * of this one: `@persode/core/transformers` (the transformers.js sentence embedders and their embedding cache; needs the optional dependency @huggingface/transformers)
  * and `@persode/core/testing` (an offline generator of a tiny BERT-shaped ONNX model).
  * Section references (§N) are to docs/spec.md.
  */
@@ -47,7 +47,7 @@ export { LlmAnalyzer, type LlmAnalyzerOptions, type AnalyzerFallback, type Analy
 
 // Embedders (§4)
 /** The embedder interface and the numpy-exact cosine every strategy uses. */
-export { cosine, type Embedder, type EmbedderModel } from "./embedders/embedder.js";
+export { cosine, type Embedder, type EmbedderModel, type EmbedRole } from "./embedders/embedder.js";
 /** The dependency-free hashing embedder (the reference embedder of every committed result). */
 export { HashingEmbedder } from "./embedders/hashing.js";
 /** Embedders by name ("hashing", "minilm", plugins): create, register, list. */

@@ -187,7 +187,7 @@ export class MemoryStore {
   /** Retrieve the top-K memories for a text query (embeds the query once). */
   async retrieve(query: string, opts: RetrieveOptions = {}): Promise<RetrievalResult[]> {
     if (typeof query !== "string") throw new TypeError(`retrieve: query must be a string, got ${describe(query)}`);
-    return this.retrieveByVector(query, await this.embedder.embed(query), opts);
+    return this.retrieveByVector(query, await this.embedder.embed(query, "query"), opts);
   }
 
   /** Retrieve with a precomputed query embedding (docs/spec.md §5). */
@@ -210,7 +210,7 @@ export class MemoryStore {
     if (typeof query !== "string") throw new TypeError(`retrieveWith: query must be a string, got ${describe(query)}`);
     const topK = validateTopK(opts.topK ?? 3);
     const nowMs = toEpochMs(opts.now ?? Date.now(), "now");
-    const ctx = this.context({ text: query, vector: await this.embedder.embed(query), intensity: opts.queryIntensity }, nowMs);
+    const ctx = this.context({ text: query, vector: await this.embedder.embed(query, "query"), intensity: opts.queryIntensity }, nowMs);
     const order = rankChecked(strategy, ctx);
     // Report the scores the strategy ranked by; a strategy that does not fuse gets fused = NaN.
     const f = strategy.fusion?.(ctx) ?? { alpha: Number.NaN, useQueryRelevance: true };

@@ -8,16 +8,16 @@ describe("entry points", () => {
     for (const name of ["MemoryStore", "PersodeAgent", "HashingEmbedder", "createEmbedder", "gated", "DAY_MS"]) {
       expect(root, name).toHaveProperty(name);
     }
-    for (const name of ["MiniLMEmbedder", "EmbeddingCache", "writeTinyBertModel", "blasDot", "pyRound", "writeFileAtomic"]) {
+    for (const name of ["TransformersEmbedder", "EmbeddingCache", "writeTinyBertModel", "blasDot", "pyRound", "writeFileAtomic"]) {
       expect(root, name).not.toHaveProperty(name);
     }
   });
 
-  it("@persode/core/minilm holds the semantic embedder and its cache", async () => {
-    const minilm = await import("@persode/core/minilm");
-    expect(typeof minilm.loadMiniLM).toBe("function");
-    expect(typeof minilm.EmbeddingCache).toBe("function");
-    expect(minilm.MINILM_DEFAULT_MODEL).toBe("Xenova/all-MiniLM-L6-v2");
+  it("@persode/core/transformers holds the semantic embedders and their cache", async () => {
+    const transformers = await import("@persode/core/transformers");
+    expect(typeof transformers.loadTransformersEmbedder).toBe("function");
+    expect(typeof transformers.EmbeddingCache).toBe("function");
+    expect(transformers.MINILM_DEFAULT_MODEL).toBe("Xenova/all-MiniLM-L6-v2");
   });
 
   it("@persode/core/testing holds the tiny-model generator", async () => {

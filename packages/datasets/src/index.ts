@@ -57,7 +57,10 @@ export {
   type CsvCorpusInput,
 } from "./csv.js";
 export { parseEmoBank, loadEmoBank, EMOBANK_SPLITS, EMOBANK_COLUMNS, type EmoBankSentence, type EmoBankDataset } from "./emobank.js";
-export { MINILM_MODEL, modelLabel, pinnedModel, type PinnedModel, type PinnedModelFile, type MavenModelSource } from "./model/pinned-model.js";
+export { DECLARED_MODELS, declaredModel, modelLabel, pinnedModel } from "./model/pinned-model.js";
+/** The declared embedding models, one file each (issue 21). */
+export { MINILM_MODEL } from "./model/models/all-minilm-l6-v2.js";
+export type { PinnedModel, PinnedModelFile, MavenModelSource, HubModelSource, ModelPrefixes } from "./model/declaration.js";
 export {
   provisionModel,
   parseModelSources,

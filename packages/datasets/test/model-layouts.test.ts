@@ -17,7 +17,25 @@ let work: string;
 let pin: PinnedModel;
 beforeEach(async () => {
   work = await tempDir("persode-layout-");
-  pin = { id: MODEL_ID, upstream: MODEL_ID, revision: "0123456789abcdef0123456789abcdef01234567", dtype: "fp32", license: "test", files: PATHS.map((p) => ({ path: p, bytes: bytesOf(p).length, sha256: sha256Hex(bytesOf(p)) })) };
+  pin = {
+    name: "tiny-bert",
+    paper: false,
+    inBenchAll: false,
+    aliases: [],
+    id: MODEL_ID,
+    upstream: MODEL_ID,
+    revision: "0123456789abcdef0123456789abcdef01234567",
+    dtype: "fp32",
+    license: "test",
+    citation: "none (a generated test model)",
+    dimensions: 32,
+    pooling: "mean",
+    normalize: true,
+    maxWordPieces: 64,
+    prefixes: { query: "", document: "" },
+    fingerprint: "0000000000000000",
+    files: PATHS.map((p) => ({ path: p, bytes: bytesOf(p).length, sha256: sha256Hex(bytesOf(p)) })),
+  };
 });
 afterEach(cleanup);
 

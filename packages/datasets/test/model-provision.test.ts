@@ -56,13 +56,25 @@ beforeEach(async () => {
   jar = jarBytes({ "tiny.onnx": bytesOf("onnx/model.onnx"), "tiny-tokenizer.json": bytesOf("tokenizer.json") });
   await writeFile(join(work, "artifact.jar"), jar);
   pin = {
+    name: "tiny-bert",
+    paper: false,
+    inBenchAll: false,
+    aliases: [],
     id: MODEL_ID,
     upstream: MODEL_ID,
     revision: "0123456789abcdef0123456789abcdef01234567",
     dtype: "fp32",
     license: "test",
+    citation: "none (a generated test model)",
+    dimensions: 32,
+    pooling: "mean",
+    normalize: true,
+    maxWordPieces: 64,
+    prefixes: { query: "", document: "" },
+    fingerprint: "0000000000000000",
     files: PATHS.map((p) => ({ path: p, bytes: bytesOf(p).length, sha256: sha256Hex(bytesOf(p)) })),
     bundledDir: bundled,
+    hub: { repo: MODEL_ID, revision: "0123456789abcdef0123456789abcdef01234567" },
     maven: { coordinates: "org.example:tiny-model:1.0", jarSha256: sha256Hex(jar), entries: JAR_ENTRIES },
   };
   bin = await fakeMvn();

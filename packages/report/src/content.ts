@@ -6,8 +6,8 @@
 import type { Experiment } from "@persode/results";
 import type { Ref } from "./manifest.js";
 
-/** A report section: one per experiment, plus "beyond" for the extended results. */
-export type SectionId = Experiment | "beyond";
+/** A report section: one per experiment, plus "beyond" for the extended results and "embedders" for the stronger embedders (issue 21). */
+export type SectionId = Experiment | "beyond" | "embedders";
 
 /** A run of text: literal text, a stated value (by manifest id), inline code or a bold lead-in. */
 export type Inline = string | Ref | { code: string } | { strong: string };
@@ -16,7 +16,7 @@ export type Inline = string | Ref | { code: string } | { strong: string };
 export type Cell = Inline[];
 
 /** The fusion costs the published evaluation states; each must stay stated next to its gains. */
-export const COST_IDS = ["exp3-plain-loss", "exp3-vague-costs", "exp5-ungated-gap", "exp6-every-stratum", "gate-provenance", "exp7-fusion-cost"] as const;
+export const COST_IDS = ["exp3-plain-loss", "exp3-vague-costs", "exp5-ungated-gap", "exp6-every-stratum", "gate-provenance", "exp7-fusion-cost", "embedders-fusion-cost"] as const;
 /** One cost statement's identifier. */
 export type CostId = (typeof COST_IDS)[number];
 
@@ -28,6 +28,7 @@ export const COST_TOPICS: Readonly<Record<CostId, string>> = {
   "exp6-every-stratum": "Exp. 6 EpiRec: always-on fusion below similarity-only on every probe type",
   "exp7-fusion-cost": "Exp. 7: always-on fusion below similarity-only on reflective probes with every real emotion estimator, the oracle's own cost, and the oracle stated as an upper bound",
   "gate-provenance": "provenance of the gate (added after the ungated cost was seen; rule fixed before evaluation)",
+  "embedders-fusion-cost": "stronger embedders: always-on fusion below similarity-only with every neural embedder on LoCoMo and EpiRec",
 };
 
 /** A claim a cost statement depends on: manifest value `left` is below (or above) `right`. */

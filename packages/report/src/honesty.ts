@@ -34,10 +34,11 @@ export function costStatements(sections: readonly Section[], m: Manifest, opts: 
   }));
 }
 
-/** Which cost statements the experiments present must make (all six when Exp. 3, 5, 6 and 7 exist). */
+/** Which cost statements the experiments present must make (all seven when Exp. 3, 5, 6 and 7 and the stronger embedders exist). */
 function requiredCosts(sections: readonly Section[]): CostId[] {
   const has = (e: string) => sections.some((s) => s.experiment === e);
-  return COST_IDS.filter((c) => (c.startsWith("exp3") ? has("exp3") : c.startsWith("exp6") ? has("exp6") : c.startsWith("exp7") ? has("exp7") : has("exp5")));
+  const prefixes = ["exp3", "exp6", "exp7", "embedders"] as const;
+  return COST_IDS.filter((c) => has(prefixes.find((p) => c.startsWith(p)) ?? "exp5"));
 }
 
 /** Problems with the claims behind the cost statements: a comparison that no longer holds, a missing provenance text. */

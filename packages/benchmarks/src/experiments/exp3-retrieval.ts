@@ -70,7 +70,7 @@ export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<O
   const columns = store.columns();
   const conditions: Condition[] = ["vague", "plain"];
   const queries = [...new Set(scenario.probes.flatMap((p) => conditions.map((c) => p[c])))];
-  const qVecs = new Map((await embedder.embedBatch(queries)).map((v, i) => [queries[i]!, v]));
+  const qVecs = new Map((await embedder.embedBatch(queries, "query")).map((v, i) => [queries[i]!, v]));
 
   const rankProbe = (s: RetrievalStrategy, query: string) => rankChecked(s, store.context({ text: query, vector: qVecs.get(query)! }, nowMs, columns));
 
@@ -160,7 +160,7 @@ async function salienceCheck(embedder: Embedder, nowMs: number): Promise<Record<
   const store = new MemoryStore({ embedder });
   await store.add({ id: "neutral", text, emotionalIntensity: 0.1, contextualRelevance: 0.3, createdAt: nowMs });
   await store.add({ id: "significant", text, emotionalIntensity: 0.9, contextualRelevance: 0.6, createdAt: nowMs });
-  const ctx = store.context({ text, vector: await embedder.embed(text) }, nowMs);
+  const ctx = store.context({ text, vector: await embedder.embed(text, "query") }, nowMs);
   const sim = ctx.similarity();
   const ids = (o: Int32Array) => Array.from(o, (i) => store.memories[i]!.id);
   const fusedOrder = ids(ctx.fusedOrder(0.5, true));

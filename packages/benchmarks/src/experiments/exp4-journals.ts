@@ -85,6 +85,7 @@ export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{
 
 export const exp4: Experiment = {
   id: "exp4",
+  paperOnly: true,
   aliases: ["journals", "templates"],
   options: ["embedder", "model", "dtype"],
   title: "Exp. 4 — dual-template generation",

@@ -5,7 +5,7 @@ import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
 import { extendedStrategyResults } from "../extended-results.js";
 import { libraryGate } from "../results.js";
-import { embedDistinct } from "../embed.js";
+import { embedByRole, inRole } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { RankingsWriter, lineEnd } from "../rankings-writer.js";
 import { rankGroups, type RankingGroup, type RankingQuery } from "../ranking-loop.js";
@@ -127,7 +127,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
   const questions = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded));
   const texts = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
   const extra = hooks.extraQuestions ?? [];
-  const vectors = await embedDistinct(embedder, [...texts, ...questions.map((q) => q.question), ...extra.map((q) => q.question)], "exp5");
+  const vectors = await embedByRole(embedder, [...inRole(texts, "document"), ...inRole([...questions, ...extra].map((q) => q.question), "query")], "exp5");
   const paper = strategies();
   const strats = extendedStrategies(); // the paper's strategies first, in the same order
   const n = questions.length;
@@ -139,7 +139,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     mrr: new Float64Array(n),
   }));
   const writers = strats.map(() => new RankingsWriter()); // every strategy's rankings, the extended set's too
-  const stores = data.conversations.map((conv) => conversationStore(conv, (text) => analyzer.analyzeSync(text), vectors));
+  const stores = data.conversations.map((conv) => conversationStore(conv, (text) => analyzer.analyzeSync(text), vectors.document));
   // Each store is asked its included questions, then any extra ones (hooks), which are not scored.
   const asked: LocomoQuestion[] = [];
   const mainOf: number[] = [];
@@ -147,7 +147,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     questions.forEach((q, i) => q.conversation === c && (asked.push(q), mainOf.push(i)));
     extra.forEach((q) => q.conversation === c && (asked.push(q), mainOf.push(-1)));
   });
-  const groups = stores.map((st, c) => ({ ...st, queries: questionQueries(asked.filter((q) => q.conversation === c), (q) => analyzer.analyzeSync(q).intensity, vectors) }));
+  const groups = stores.map((st, c) => ({ ...st, queries: questionQueries(asked.filter((q) => q.conversation === c), (q) => analyzer.analyzeSync(q).intensity, vectors.query) }));
   const idBytes = stores.map((st) => RankingsWriter.encodeIds(st.diaIds));
   let rankedMemories = 0;
   let relevant: Uint8Array = new Uint8Array(0);

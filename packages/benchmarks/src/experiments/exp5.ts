@@ -25,7 +25,6 @@ export const exp5: Experiment = {
     const run = guard.flagged ? { ...r.run, top_k_guard: guard } : r.run;
     const file = RESULT_FILES.exp5;
     const path = join(ctx.out, file);
-    const { runs, strategies: records } = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, run);
     const auditFile = RESULT_FILES["exp5-audit"];
     const auditPath = join(ctx.out, auditFile);
     const previousAudit = mergeablePrevious(await readPrevious(auditPath), data.sha256, ctx);
@@ -33,19 +32,22 @@ export const exp5: Experiment = {
     const keptAudit = sameAudit ? previousAudit : undefined;
     const auditRuns = mergeRuns(keptAudit, ctx.embedderName, { embedder: describeEmbedder(embedder), ...audited }) as AuditedFile["runs"];
     const auditRecords = strategyRecordsOfRuns(auditRuns, keptAudit);
-    const files = [file, auditFile];
+    const files = ctx.paperFormat ? [file, auditFile] : [auditFile];
     for (const { strategy, jsonl } of r.rankings) {
       const f = join(rankingsDir("exp5"), `${rankingsStem(ctx.embedderName, strategy.slug)}.jsonl`);
       await writeAtomic(join(ctx.out, f), jsonl);
       files.push(f);
     }
-    await writeResultFile(path, "exp5", {
-      benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
-      protocol: EXP5_PROTOCOL,
-      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
-      runs,
-      meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { strategies: records }),
-    });
+    if (ctx.paperFormat) {
+      const { runs, strategies: records } = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, run);
+      await writeResultFile(path, "exp5", {
+        benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
+        protocol: EXP5_PROTOCOL,
+        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+        runs,
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { strategies: records }),
+      });
+    }
     await writeResultFile(auditPath, "exp5-audit", {
         benchmark: {
           name: "LoCoMo (Maharana et al., ACL 2024) with audited evidence",
@@ -88,13 +90,13 @@ export const exp5: Experiment = {
     return {
       files,
       summary: [
-        ...Object.entries(strategies).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
+        ...Object.entries(ctx.paperFormat ? strategies : {}).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
         ...Object.entries(auditedStrategies).map(([k, v]): [string, string] => {
           const d = v.audited_minus_original["evidence_recall@5"]!;
           return [`${k} [${ctx.embedderName}, audited gold]`, `recall@5 ${d.audited} against ${d.original} on the original gold (same questions; difference ${d.diff})`];
         }),
         ...Object.entries(extended)
-          .filter(([k]) => !(k in strategies))
+          .filter(([k]) => !(ctx.paperFormat && k in strategies))
           .map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}, extended]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
       ],
       counters: { questions: r.questions, rankings: r.questions * Object.keys(extended).length, ranked_memories: r.rankedMemories },

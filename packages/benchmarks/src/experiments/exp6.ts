@@ -16,8 +16,7 @@ export const exp6: Experiment = {
     const r = await runEpisodic(corpus, embedder, { seed: ctx.seed, samples: ctx.samples }, "exp6");
     const file = RESULT_FILES.exp6;
     const path = join(ctx.out, file);
-    const { runs, strategies: records } = await runsAfter(path, corpus.sha256, ctx, ctx.embedderName, embedder, r.run);
-    const files = [file];
+    const files = ctx.paperFormat ? [file] : [];
     for (const o of r.outputs) {
       const base = join(rankingsDir("exp6"), rankingsStem(ctx.embedderName, o.strategy.slug));
       await writeAtomic(join(ctx.out, `${base}.jsonl`), o.jsonl);
@@ -25,16 +24,19 @@ export const exp6: Experiment = {
       files.push(`${base}.jsonl`, `${base}.official.json`);
     }
     const counts = corpusCounts(corpus);
-    await writeResultFile(path, "exp6", {
-      benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
-      protocol: {
-        note: "pre-registered (EpiRec GENERATION_SPEC.md): the corpus was frozen before any strategy ran; authored labels never enter retrieval — E comes from the system's own analyzer",
-        ...EPISODIC_PROTOCOL,
-      },
-      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
-      runs,
-      meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, { strategies: records }),
-    });
+    if (ctx.paperFormat) {
+      const { runs, strategies: records } = await runsAfter(path, corpus.sha256, ctx, ctx.embedderName, embedder, r.run);
+      await writeResultFile(path, "exp6", {
+        benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
+        protocol: {
+          note: "pre-registered (EpiRec GENERATION_SPEC.md): the corpus was frozen before any strategy ran; authored labels never enter retrieval — E comes from the system's own analyzer",
+          ...EPISODIC_PROTOCOL,
+        },
+        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
+        runs,
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, { strategies: records }),
+      });
+    }
     const extFile = EXTENDED_FILES.exp6;
     await writeExtendedFile({
       out: ctx.out,
@@ -57,9 +59,9 @@ export const exp6: Experiment = {
     return {
       files,
       summary: [
-        ...Object.entries(strategies).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`]),
+        ...Object.entries(ctx.paperFormat ? strategies : {}).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`]),
         ...Object.entries(extended)
-          .filter(([k]) => !(k in strategies))
+          .filter(([k]) => !(ctx.paperFormat && k in strategies))
           .map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}, extended]`, `recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}`]),
       ],
       counters: { probes: r.probes, rankings: r.probes * Object.keys(extended).length, ranked_memories: r.rankedMemories },

@@ -172,7 +172,7 @@ export const exp7: Experiment = {
     const modelFile = emobankModelFile(ctx.embedderName);
     const m = built.emobankModel;
     const test = emobank.sentences.filter((s) => s.split === "test");
-    const pred = test.map((s) => emobankPredict(m, built.vectors.get(s.text)!));
+    const pred = test.map((s) => emobankPredict(m, built.vectors.document.get(s.text)!));
     const [pa, pv, ga, gv] = [pred.map((p) => p.arousal), pred.map((p) => p.valence), test.map((s) => s.arousal), test.map((s) => s.valence)].map((xs) => Float64Array.from(xs));
     const r4 = (x: StatWithCi) => ({ value: pyRound(x.value, 4), ci95: x.ci95 ? [pyRound(x.ci95[0], 4), pyRound(x.ci95[1], 4)] : null });
     const testR = bootstrapStatistics(

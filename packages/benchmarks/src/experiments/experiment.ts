@@ -19,6 +19,12 @@ export interface ExperimentContext {
   longmemeval(): Promise<LongMemEvalDataset & { provenance: LongMemEvalProvenance }>;
   /** The target as typed, recorded in `meta.generated_by`. */
   target: string;
+  /**
+   * Whether this run enters the paper-format files (Exp. 1–6's own): true for hashing, the paper's
+   * all-MiniLM-L6-v2 and any plugin embedder; false for the other declared models (bge-small-en-v1.5,
+   * e5-small-v2), whose runs go only to the extended, audited and Exp. 7 files (issue 21).
+   */
+  paperFormat: boolean;
 }
 
 /** What an experiment reports back for the summary table and timings. */
@@ -43,5 +49,7 @@ export interface Experiment {
   options?: readonly ("embedder" | "model" | "dtype" | "seed" | "samples" | "data")[];
   /** Part of `pnpm bench all`; default true (Exp. 8 is not: its data is not in the mirror). */
   inAll?: boolean;
+  /** Writes only paper-format files, so a run that does not enter them (`paperFormat` false) skips it. */
+  paperOnly?: boolean;
   run(ctx: ExperimentContext): Promise<ExperimentReport>;
 }

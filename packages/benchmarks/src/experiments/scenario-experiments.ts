@@ -9,6 +9,7 @@ import type { Experiment } from "./experiment.js";
 
 export const exp1: Experiment = {
   id: "exp1",
+  paperOnly: true,
   aliases: ["forgetting"],
   options: [],
   title: "Exp. 1 — forgetting curve and consolidation",
@@ -30,6 +31,7 @@ export const exp1: Experiment = {
 
 export const exp2: Experiment = {
   id: "exp2",
+  paperOnly: true,
   aliases: ["scoring"],
   options: [],
   title: "Exp. 2 — Eq. 1 weight ablation",
@@ -47,6 +49,7 @@ export const exp2: Experiment = {
 
 export const exp3: Experiment = {
   id: "exp3",
+  paperOnly: true,
   aliases: ["retrieval"],
   options: ["embedder", "model", "dtype"],
   title: "Exp. 3 — salience-aware retrieval on the scenario",

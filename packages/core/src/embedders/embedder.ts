@@ -1,6 +1,13 @@
 import { blasDot, blasNorm } from "./blas-dot.js";
 
 /**
+ * What a text is to the retrieval model (issue 21): a "query" (a question, a probe) or a "document" (a
+ * memory). Instruction-tuned models embed the two differently (BGE's query instruction, E5's
+ * "query: " / "passage: "); symmetric models ignore it.
+ */
+export type EmbedRole = "query" | "document";
+
+/**
  * The embedder contract (docs/spec.md §4): text in, a dense float64 vector out.
  * Async so that neural models (transformers.js) fit; batch so they run efficiently.
  */
@@ -13,10 +20,12 @@ export interface Embedder {
   readonly dim: number;
   /** For a neural embedder: which weights produced the vectors (model id, revision, dtype). */
   readonly model?: EmbedderModel;
-  /** Embed one text. */
-  embed(text: string): Promise<Float64Array>;
-  /** Embed many texts; result i belongs to texts[i]. */
-  embedBatch(texts: readonly string[]): Promise<Float64Array[]>;
+  /** Text each role's inputs are prefixed with before the model sees them ("" = none); absent = the role changes nothing. */
+  readonly prefixes?: Readonly<Record<EmbedRole, string>>;
+  /** Embed one text in a role (default "document"). */
+  embed(text: string, role?: EmbedRole): Promise<Float64Array>;
+  /** Embed many texts in one role (default "document"); result i belongs to texts[i]. */
+  embedBatch(texts: readonly string[], role?: EmbedRole): Promise<Float64Array[]>;
   /** Release resources (model sessions); optional. */
   dispose?(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { writeFileAtomic } from "@persode/util";
-import type { Embedder, EmbedderModel } from "./embedder.js";
+import type { EmbedRole, Embedder, EmbedderModel } from "./embedder.js";
 
 /**
  * Persistent embedding cache: text -> vector for one exact embedder (its `id`), so re-runs embed
@@ -283,13 +283,17 @@ export class EmbeddingCache {
 
 /**
  * An embedder that answers from an `EmbeddingCache` and computes (in one batch) only the texts it
- * has not seen, storing them; name, id and dim are the wrapped embedder's.
+ * has not seen, storing them; name, id, dim and prefixes are the wrapped embedder's. The cache keys on
+ * (embedder id — the weights' fingerprint — and the exact model input: the role's prefix + the text), so a
+ * query and a document share an entry only when the model sees the same input (always, for a model without
+ * prefixes such as all-MiniLM-L6-v2, whose keys are the text's as before roles existed).
  */
 export class CachedEmbedder implements Embedder {
   readonly name: string;
   readonly id: string;
   readonly dim: number;
   readonly model?: EmbedderModel;
+  readonly prefixes?: Readonly<Record<EmbedRole, string>>;
 
   constructor(
     readonly inner: Embedder,
@@ -302,16 +306,19 @@ export class CachedEmbedder implements Embedder {
     this.id = inner.id;
     this.dim = inner.dim;
     if (inner.model) this.model = inner.model;
+    if (inner.prefixes) this.prefixes = inner.prefixes;
   }
 
-  async embed(text: string): Promise<Float64Array> {
-    return (await this.embedBatch([text]))[0]!;
+  async embed(text: string, role: EmbedRole = "document"): Promise<Float64Array> {
+    return (await this.embedBatch([text], role))[0]!;
   }
 
-  async embedBatch(texts: readonly string[]): Promise<Float64Array[]> {
+  async embedBatch(texts: readonly string[], role: EmbedRole = "document"): Promise<Float64Array[]> {
+    if (role !== "query" && role !== "document") throw new RangeError(`CachedEmbedder: role must be "query" or "document", got ${String(role)}`);
+    const prefix = this.prefixes?.[role] ?? "";
     const out: (Float64Array | undefined)[] = texts.map((t) => {
       if (typeof t !== "string") throw new TypeError(`CachedEmbedder: texts must be strings, got ${typeof t}`);
-      return this.cache.get(t);
+      return this.cache.get(prefix + t);
     });
     const missing: string[] = [];
     const seen = new Set<string>();
@@ -322,13 +329,13 @@ export class CachedEmbedder implements Embedder {
       }
     });
     if (missing.length > 0) {
-      const vecs = await this.inner.embedBatch(missing);
+      const vecs = await this.inner.embedBatch(missing, role);
       if (!Array.isArray(vecs) || vecs.length !== missing.length) {
         throw new Error(`CachedEmbedder: embedder "${this.inner.id}" returned ${Array.isArray(vecs) ? vecs.length : typeof vecs} vectors for ${missing.length} texts; nothing was cached`);
       }
       const byText = new Map<string, Float64Array>();
       missing.forEach((t, i) => byText.set(t, vecs[i]!));
-      await this.cache.putMany(missing.map((t, i) => [t, vecs[i]!] as const));
+      await this.cache.putMany(missing.map((t, i) => [prefix + t, vecs[i]!] as const));
       texts.forEach((t, i) => {
         if (out[i] === undefined) out[i] = byText.get(t)!.slice();
       });

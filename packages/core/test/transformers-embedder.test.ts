@@ -3,19 +3,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  MiniLMEmbedder,
+  TransformersEmbedder,
   ModelUnavailableError,
-  createMiniLMEmbedder,
-  loadMiniLM,
+  createTransformersEmbedder,
+  loadTransformersEmbedder,
   meanPoolNormalize,
-  miniLMOptionsFromEnv,
+  poolVectors,
+  transformersOptionsFromEnv,
   requiredModelFiles,
   resolveModelSource,
-} from "../src/embedders/minilm.js";
+} from "../src/embedders/transformers.js";
 import { CachedEmbedder } from "../src/embedders/embedding-cache.js";
 import { createEmbedder, embedderNames } from "../src/embedders/registry.js";
 import { tinyBertFiles, tinyBertWeights, writeTinyBertModel } from "../src/embedders/tiny-bert.js";
-import { fakeModelHost, maxAbsDiff, norm, tinyModelFixture, type TinyModelFixture } from "./minilm-helpers.js";
+import { maxAbsDiff, norm, tinyModelFixture, type TinyModelFixture } from "./transformers-helpers.js";
 
 const TEXTS = [
   "I went home.",
@@ -27,11 +28,11 @@ const TEXTS = [
 ];
 
 let fx: TinyModelFixture;
-let emb: MiniLMEmbedder;
+let emb: TransformersEmbedder;
 
 beforeAll(async () => {
   fx = await tinyModelFixture();
-  emb = await loadMiniLM({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache"), offline: true });
+  emb = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache") });
 });
 
 afterAll(async () => {
@@ -55,7 +56,7 @@ describe("tiny BERT generator", () => {
   });
 });
 
-describe("MiniLMEmbedder through transformers.js on the tiny model", () => {
+describe("TransformersEmbedder through transformers.js on the tiny model", () => {
   it("reads its dimension from the model and returns unit-norm float64 vectors", async () => {
     expect(emb.name).toBe("minilm");
     expect(emb.dim).toBe(fx.info.hiddenSize);
@@ -94,7 +95,7 @@ describe("MiniLMEmbedder through transformers.js on the tiny model", () => {
   it("is deterministic across calls and across independent loads", async () => {
     const a = await emb.embedBatch(TEXTS);
     const b = await emb.embedBatch(TEXTS);
-    const other = await loadMiniLM({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache"), offline: true });
+    const other = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache") });
     try {
       const c = await other.embedBatch(TEXTS);
       expect(other.id).toBe(emb.id);
@@ -120,7 +121,7 @@ describe("MiniLMEmbedder through transformers.js on the tiny model", () => {
   });
 
   it("splits work into batches of batchSize without changing results", async () => {
-    const small = await loadMiniLM({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache"), offline: true, batchSize: 2 });
+    const small = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache"), batchSize: 2 });
     try {
       const a = await small.embedBatch(TEXTS);
       const b = await emb.embedBatch(TEXTS);
@@ -131,7 +132,7 @@ describe("MiniLMEmbedder through transformers.js on the tiny model", () => {
   });
 
   it("truncates texts to maxLength tokens", async () => {
-    const short = await loadMiniLM({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache"), offline: true, maxLength: 6 });
+    const short = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache"), maxLength: 6 });
     try {
       const base = "we went home after school and";
       const [a, b] = await short.embedBatch([base, base + " talked about the party with friends"]);
@@ -147,7 +148,7 @@ describe("MiniLMEmbedder through transformers.js on the tiny model", () => {
   it("changes its id when the model files change", async () => {
     const other = await tinyModelFixture(2);
     try {
-      const e = await loadMiniLM({ model: other.info.modelId, modelDir: other.modelRoot, modelCacheDir: join(other.root, "cache"), offline: true });
+      const e = await loadTransformersEmbedder({ model: other.info.modelId, modelDir: other.modelRoot, modelCacheDir: join(other.root, "cache") });
       expect(e.id).not.toBe(emb.id);
       expect(e.id).toContain(other.info.modelId);
       expect(e.id).toContain("fp32");
@@ -158,10 +159,65 @@ describe("MiniLMEmbedder through transformers.js on the tiny model", () => {
   });
 
   it("rejects bad options and non-string texts with clear errors", async () => {
-    await expect(loadMiniLM({ model: fx.info.modelId, modelDir: fx.modelRoot, dtype: "fp64", offline: true })).rejects.toThrow(/unknown model dtype "fp64".*fp32/);
-    await expect(loadMiniLM({ model: "../etc", modelDir: fx.modelRoot, offline: true })).rejects.toThrow(/not valid/);
-    await expect(loadMiniLM({ model: fx.info.modelId, modelDir: fx.modelRoot, offline: true, batchSize: 0 })).rejects.toThrow(/batchSize/);
+    await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, dtype: "fp64" })).rejects.toThrow(/unknown model dtype "fp64".*fp32/);
+    await expect(loadTransformersEmbedder({ model: "../etc", modelDir: fx.modelRoot })).rejects.toThrow(/not valid/);
+    await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, batchSize: 0 })).rejects.toThrow(/batchSize/);
     await expect(emb.embedBatch(["ok", 3 as unknown as string])).rejects.toThrow(/texts\[1\] must be a string/);
+  });
+});
+
+describe("pooling, prefixes and roles", () => {
+  it("[CLS] pooling takes the first row; without normalisation the vector keeps its norm", () => {
+    // batch 2, seq 2, dim 2; the second text's second position is padding.
+    const hidden = [3, 4, 1, 1, 0, 2, 9, 9];
+    const mask = [1, 1, 1, 0];
+    expect(poolVectors(hidden, mask, 2, 2, 2, "cls", true).map((v) => Array.from(v))).toEqual([[0.6, 0.8], [0, 1]]);
+    expect(poolVectors(hidden, mask, 2, 2, 2, "cls", false).map((v) => Array.from(v))).toEqual([[3, 4], [0, 2]]);
+    expect(poolVectors(hidden, mask, 2, 2, 2, "mean", false).map((v) => Array.from(v))).toEqual([[2, 2.5], [0, 2]]);
+  });
+
+  it("a role's prefix is prepended to the text before tokenisation; no prefix means both roles agree", async () => {
+    const e5like = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, prefixes: { query: "query: ", document: "passage: " } });
+    try {
+      const t = TEXTS[1]!;
+      const [q] = await e5like.embedBatch([t], "query");
+      const [d] = await e5like.embedBatch([t], "document");
+      expect(Array.from(q!)).toEqual(Array.from((await emb.embedBatch(["query: " + t]))[0]!));
+      expect(Array.from(d!)).toEqual(Array.from((await emb.embedBatch(["passage: " + t]))[0]!));
+      expect(maxAbsDiff(q!, d!)).toBeGreaterThan(1e-4);
+      expect(Array.from(await emb.embed(t, "query"))).toEqual(Array.from(await emb.embed(t, "document")));
+      expect(e5like.wordPieces([t], "query")[0]).toBeGreaterThan(emb.wordPieces([t])[0]!);
+      await expect(e5like.embedBatch([t], "summary" as "query")).rejects.toThrow(/role must be "query" or "document"/);
+    } finally {
+      await e5like.dispose();
+    }
+  });
+
+  it("the id names a pooling other than mean; a declared fingerprint is used as given, a malformed one refused", async () => {
+    const cls = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, pooling: "cls", name: "tiny-cls", fingerprint: "0123456789abcdef" });
+    try {
+      expect(cls.id).toBe(`tiny-cls:${fx.info.modelId}@main:fp32:len256:0123456789abcdef:d32:cls`);
+      expect(emb.id).toMatch(/^minilm:persode\/tiny-bert@main:fp32:len256:[0-9a-f]{16}:d32$/);
+    } finally {
+      await cls.dispose();
+    }
+    await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, fingerprint: "xyz" })).rejects.toThrow(/fingerprint must be 16/);
+  });
+
+  it("the embedding cache keys on the model input: each role its own entry when prefixes differ", async () => {
+    const cacheDir = join(fx.root, "emb-roles");
+    const opts = { model: fx.info.modelId, modelDir: fx.modelRoot, cacheDir };
+    const settings = { prefixes: { query: "query: ", document: "passage: " } };
+    const first = await createTransformersEmbedder(opts, {}, settings);
+    const q = await first.embedBatch(TEXTS, "query");
+    const d = await first.embedBatch(TEXTS, "document");
+    expect(first.cache.stats).toMatchObject({ misses: 2 * TEXTS.length, written: 2 * TEXTS.length });
+    await first.dispose();
+    const second = await createTransformersEmbedder(opts, {}, settings);
+    expect(Array.from((await second.embedBatch(TEXTS, "query"))[3]!)).toEqual(Array.from(q[3]!));
+    expect(Array.from((await second.embedBatch(TEXTS, "document"))[3]!)).toEqual(Array.from(d[3]!));
+    expect(second.cache.stats).toMatchObject({ hits: 2 * TEXTS.length, misses: 0 });
+    await second.dispose();
   });
 });
 
@@ -203,39 +259,33 @@ describe("registry and cache wiring", () => {
     await second.dispose();
   });
 
-  it("takes PERSODE_MODEL_DIR, PERSODE_OFFLINE and PERSODE_DATA_DIR from the environment", async () => {
+  it("takes PERSODE_MODEL_DIR and PERSODE_DATA_DIR from the environment", async () => {
     const dataDir = join(fx.root, "data-dir");
-    const env = { PERSODE_MODEL_DIR: fx.modelRoot, PERSODE_OFFLINE: "1", PERSODE_DATA_DIR: dataDir };
-    const e = await createMiniLMEmbedder({ model: fx.info.modelId }, env);
+    const env = { PERSODE_MODEL_DIR: fx.modelRoot, PERSODE_DATA_DIR: dataDir };
+    const e = await createTransformersEmbedder({ model: fx.info.modelId }, env);
     await e.embed("hello there");
     expect(e.cache.dir.startsWith(join(dataDir, "embeddings"))).toBe(true);
     await e.dispose();
-    expect(miniLMOptionsFromEnv(env)).toMatchObject({ offline: true, modelDir: fx.modelRoot, modelCacheDir: join(dataDir, "models") });
-    expect(() => miniLMOptionsFromEnv({ PERSODE_OFFLINE: "maybe" })).toThrow(/PERSODE_OFFLINE="maybe" is not a boolean/);
-    expect(miniLMOptionsFromEnv({ PERSODE_OFFLINE: "0" }).offline).toBe(false);
+    expect(transformersOptionsFromEnv(env)).toMatchObject({ modelDir: fx.modelRoot, modelCacheDir: join(dataDir, "models") });
   });
 });
 
-describe("model resolution and the offline error", () => {
-  it("fails at once offline with the model, the folders searched and how to fix it", async () => {
+describe("model resolution: local folders only, one provisioning path", () => {
+  it("fails at once with the model, the folders searched and how to fix it (pnpm model fetch), never downloading", async () => {
     const empty = mkdtempSync(join(tmpdir(), "persode-empty-"));
     try {
-      const env = { PERSODE_MODEL_DIR: empty, PERSODE_OFFLINE: "1", PERSODE_DATA_DIR: join(empty, "data") };
-      const err = await createMiniLMEmbedder({}, env).then(
+      const env = { PERSODE_MODEL_DIR: empty, PERSODE_DATA_DIR: join(empty, "data") };
+      const err = await createTransformersEmbedder({}, env).then(
         () => null,
         (e: unknown) => e,
       );
       expect(err).toBeInstanceOf(ModelUnavailableError);
       const msg = (err as Error).message;
       expect(msg).toContain('"Xenova/all-MiniLM-L6-v2"');
-      expect(msg).toContain("PERSODE_OFFLINE");
+      expect(msg).toContain("pnpm model fetch");
       expect(msg).toContain(join(empty, "Xenova", "all-MiniLM-L6-v2"));
       expect(msg).toContain(join(empty, "data", "models", "Xenova", "all-MiniLM-L6-v2"));
       expect(msg).toContain("onnx/model.onnx");
-      // The caller's offline option alone is enough (an explicit env keeps a real ~/.cache download out of the test).
-      await expect(createMiniLMEmbedder({ modelDir: empty, offline: true, cacheDir: join(empty, "emb") }, { PERSODE_DATA_DIR: join(empty, "data") })).rejects.toThrow(
-        ModelUnavailableError,
-      );
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
@@ -246,38 +296,12 @@ describe("model resolution and the offline error", () => {
     try {
       mkdirSync(join(dir, "acme", "m"), { recursive: true });
       copyFileSync(join(fx.info.modelDir, "config.json"), join(dir, "acme", "m", "config.json"));
-      expect(() => resolveModelSource({ model: "acme/m", revision: "main", dtype: "fp32", modelDir: dir, modelCacheDir: join(dir, "c"), offline: true })).toThrow(
+      expect(() => resolveModelSource({ model: "acme/m", dtype: "fp32", modelDir: dir, modelCacheDir: join(dir, "c") })).toThrow(
         /missing tokenizer\.json, tokenizer_config\.json, onnx\/model\.onnx/,
       );
-      expect(resolveModelSource({ model: "acme/m", revision: "main", dtype: "fp32", modelDir: dir, modelCacheDir: join(dir, "c"), offline: false }).kind).toBe("remote");
       expect(requiredModelFiles("q8")).toContain("onnx/model_quantized.onnx");
     } finally {
       rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("downloads on first use into the model cache, then loads from the cache offline", async () => {
-    const host = await fakeModelHost(fx.modelRoot, "serve");
-    const cacheRoot = mkdtempSync(join(tmpdir(), "persode-dl-"));
-    try {
-      const dl = await loadMiniLM({ model: fx.info.modelId, modelCacheDir: cacheRoot, remoteHost: host.url });
-      expect(dl.source.kind).toBe("remote");
-      expect(host.requests.some((r) => r.endsWith("/onnx/model.onnx"))).toBe(true);
-      for (const f of requiredModelFiles("fp32")) expect(existsSync(join(cacheRoot, ...fx.info.modelId.split("/"), f))).toBe(true);
-      const seen = host.requests.length;
-      const cached = await loadMiniLM({ model: fx.info.modelId, modelCacheDir: cacheRoot, remoteHost: host.url, offline: true });
-      expect(cached.source.kind).toBe("cached");
-      expect(host.requests.length).toBe(seen);
-      expect(cached.id).toBe(dl.id);
-      expect(dl.id).toBe(emb.id);
-      const [a, b, c] = [await dl.embed(TEXTS[1]!), await cached.embed(TEXTS[1]!), await emb.embed(TEXTS[1]!)];
-      expect(Array.from(b)).toEqual(Array.from(a));
-      expect(Array.from(c)).toEqual(Array.from(a));
-      await dl.dispose();
-      await cached.dispose();
-    } finally {
-      await host.close();
-      rmSync(cacheRoot, { recursive: true, force: true });
     }
   });
 
@@ -285,11 +309,11 @@ describe("model resolution and the offline error", () => {
     const other = await tinyModelFixture(3);
     try {
       // The cache holds a different model under the same id; the local folder must win.
-      const e = await loadMiniLM({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: other.modelRoot, offline: true });
+      const e = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: other.modelRoot });
       expect(e.source.kind).toBe("local");
       expect(e.id).toBe(emb.id);
       await e.dispose();
-      const c = await loadMiniLM({ model: fx.info.modelId, modelCacheDir: other.modelRoot, offline: true });
+      const c = await loadTransformersEmbedder({ model: fx.info.modelId, modelCacheDir: other.modelRoot });
       expect(c.source.kind).toBe("cached");
       expect(c.id).not.toBe(emb.id);
       await c.dispose();
@@ -298,39 +322,6 @@ describe("model resolution and the offline error", () => {
     }
   });
 
-  it("reports a host that does not have the model", async () => {
-    const host = await fakeModelHost(fx.modelRoot, "404");
-    const cacheRoot = mkdtempSync(join(tmpdir(), "persode-404-"));
-    try {
-      const err = await loadMiniLM({ model: "acme/missing", modelCacheDir: cacheRoot, remoteHost: host.url }).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(ModelUnavailableError);
-      expect((err as Error).message).toMatch(/could not download embedding model "acme\/missing"/);
-      expect((err as Error).message).toContain("PERSODE_MODEL_DIR");
-    } finally {
-      await host.close();
-      rmSync(cacheRoot, { recursive: true, force: true });
-    }
-  });
-
-  it("gives up on a host that never answers after fetchTimeoutMs", async () => {
-    const host = await fakeModelHost(fx.modelRoot, "hang");
-    const cacheRoot = mkdtempSync(join(tmpdir(), "persode-hang-"));
-    try {
-      const err = await loadMiniLM({ model: fx.info.modelId, modelCacheDir: cacheRoot, remoteHost: host.url, fetchTimeoutMs: 300 }).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(ModelUnavailableError);
-      expect((err as Error).message).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+\/.* within 300 ms/);
-      expect(host.requests.length).toBeGreaterThan(0);
-    } finally {
-      await host.close();
-      rmSync(cacheRoot, { recursive: true, force: true });
-    }
-  });
 });
 
 describe("writeTinyBertModel", () => {
@@ -340,7 +331,7 @@ describe("writeTinyBertModel", () => {
       const info = await writeTinyBertModel(dir, { modelId: "acme/tiny", hiddenSize: 8 });
       expect(info).toMatchObject({ modelId: "acme/tiny", modelDir: join(dir, "acme", "tiny"), hiddenSize: 8 });
       for (const f of requiredModelFiles("fp32")) expect(existsSync(join(info.modelDir, f))).toBe(true);
-      const e = await MiniLMEmbedder.load({ model: "acme/tiny", modelDir: dir, modelCacheDir: join(dir, "c"), offline: true });
+      const e = await TransformersEmbedder.load({ model: "acme/tiny", modelDir: dir, modelCacheDir: join(dir, "c") });
       expect(e.dim).toBe(8);
       expect((await e.embed("hello")).length).toBe(8);
       await e.dispose();
