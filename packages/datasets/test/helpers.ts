@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { persodeCacheDir } from "@persode/util";
-import { LOCOMO, sha256Hex, type PinnedDataset, type ResolveOptions } from "../src/index.js";
+import { LOCOMO, sha256Hex, type PinnedDataset, type PinnedModel, type ResolveOptions } from "../src/index.js";
 
 /** Fresh temporary directory; `cleanup` removes every directory made so far. */
 const made: string[] = [];
@@ -77,4 +77,33 @@ export function pinnedDataOptions(): ResolveOptions {
   const mirror = process.env.PERSODE_DATA_MIRROR;
   if (mirror) opts.mirrorDir = mirror;
   return opts;
+}
+
+/**
+ * A declaration of the generated tiny BERT (`tinyBertFiles()` of @persode/core/testing) pinning `files`, for
+ * provisioning tests; `extra` adds sources (bundled folder, hub, Maven).
+ */
+export function tinyBertPin(files: ReadonlyMap<string, Uint8Array>, paths: readonly string[], extra: Partial<PinnedModel> = {}): PinnedModel {
+  const id = "persode/tiny-bert";
+  const bytes = (p: string) => Buffer.from(files.get(p)!);
+  return {
+    name: "tiny-bert",
+    paper: false,
+    inBenchAll: false,
+    aliases: [],
+    id,
+    upstream: id,
+    revision: "0123456789abcdef0123456789abcdef01234567",
+    dtype: "fp32",
+    license: "test",
+    citation: "none (a generated test model)",
+    dimensions: 32,
+    pooling: "mean",
+    normalize: true,
+    maxWordPieces: 64,
+    prefixes: { query: "", document: "" },
+    fingerprint: "0000000000000000",
+    files: paths.map((p) => ({ path: p, bytes: bytes(p).length, sha256: sha256Hex(bytes(p)) })),
+    ...extra,
+  };
 }

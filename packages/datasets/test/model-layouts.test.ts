@@ -5,8 +5,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tinyBertFiles } from "@persode/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { provisionModel, sha256Hex, type PinnedModel, type ProvisionOptions } from "../src/index.js";
-import { cleanup, tempDir } from "./helpers.js";
+import { provisionModel, type PinnedModel, type ProvisionOptions } from "../src/index.js";
+import { cleanup, tempDir, tinyBertPin } from "./helpers.js";
 
 const MODEL_ID = "persode/tiny-bert";
 const files = tinyBertFiles();
@@ -17,25 +17,7 @@ let work: string;
 let pin: PinnedModel;
 beforeEach(async () => {
   work = await tempDir("persode-layout-");
-  pin = {
-    name: "tiny-bert",
-    paper: false,
-    inBenchAll: false,
-    aliases: [],
-    id: MODEL_ID,
-    upstream: MODEL_ID,
-    revision: "0123456789abcdef0123456789abcdef01234567",
-    dtype: "fp32",
-    license: "test",
-    citation: "none (a generated test model)",
-    dimensions: 32,
-    pooling: "mean",
-    normalize: true,
-    maxWordPieces: 64,
-    prefixes: { query: "", document: "" },
-    fingerprint: "0000000000000000",
-    files: PATHS.map((p) => ({ path: p, bytes: bytesOf(p).length, sha256: sha256Hex(bytesOf(p)) })),
-  };
+  pin = tinyBertPin(files, PATHS);
 });
 afterEach(cleanup);
 

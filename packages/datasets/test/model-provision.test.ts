@@ -9,7 +9,7 @@ import { createEmbedder } from "@persode/core";
 import { tinyBertFiles } from "@persode/core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseModelSources, provisionModel, sha256Hex, type PinnedModel, type ProvisionOptions } from "../src/index.js";
-import { cleanup, startServer, tempDir } from "./helpers.js";
+import { cleanup, startServer, tempDir, tinyBertPin } from "./helpers.js";
 
 const MODEL_ID = "persode/tiny-bert";
 const files = tinyBertFiles();
@@ -55,28 +55,11 @@ beforeEach(async () => {
   for (const p of ["config.json", "tokenizer_config.json"]) await writeFile(join(bundled, p), bytesOf(p));
   jar = jarBytes({ "tiny.onnx": bytesOf("onnx/model.onnx"), "tiny-tokenizer.json": bytesOf("tokenizer.json") });
   await writeFile(join(work, "artifact.jar"), jar);
-  pin = {
-    name: "tiny-bert",
-    paper: false,
-    inBenchAll: false,
-    aliases: [],
-    id: MODEL_ID,
-    upstream: MODEL_ID,
-    revision: "0123456789abcdef0123456789abcdef01234567",
-    dtype: "fp32",
-    license: "test",
-    citation: "none (a generated test model)",
-    dimensions: 32,
-    pooling: "mean",
-    normalize: true,
-    maxWordPieces: 64,
-    prefixes: { query: "", document: "" },
-    fingerprint: "0000000000000000",
-    files: PATHS.map((p) => ({ path: p, bytes: bytesOf(p).length, sha256: sha256Hex(bytesOf(p)) })),
+  pin = tinyBertPin(files, PATHS, {
     bundledDir: bundled,
     hub: { repo: MODEL_ID, revision: "0123456789abcdef0123456789abcdef01234567" },
     maven: { coordinates: "org.example:tiny-model:1.0", jarSha256: sha256Hex(jar), entries: JAR_ENTRIES },
-  };
+  });
   bin = await fakeMvn();
   mvnLog = join(work, "mvn.log");
 });
