@@ -114,9 +114,9 @@ describe.skipIf(availability !== undefined && !inCi)("the neural half rerun on p
     expect(report.ok).toBe(true);
     const moved = report.files.filter((f) => f.status === "within").map((f) => `${f.file}: ${f.changed} values, largest ${f.largest?.delta} at ${f.largest?.path}`);
     process.stdout.write(`perturbed rerun: ${moved.length} files moved within tolerance${moved.length ? `:\n  ${moved.join("\n  ")}` : ""}\n`);
-    // the perturbation is large enough to move something (so the tolerance is exercised, not only byte equality) …
-    expect(moved.length).toBeGreaterThan(0);
-    // … and only files of model runs may have moved
+    // Which values move depends on how close they sit to a rounding boundary on this CPU (here: 5 regressor
+    // weights by one unit), so that count is printed, not asserted; the tolerance rules themselves are
+    // exercised case by case in packages/results/test/check.test.ts. Only files of model runs may move:
     for (const f of report.files.filter((x) => x.status === "within")) expect(f.class, f.file).toBe("model");
   });
 
