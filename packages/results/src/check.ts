@@ -6,8 +6,8 @@
  * moved, and then number by number within one unit of their printed precision. Pure: the two trees are
  * given as file lists with readers, so the CLI can read the committed side from git.
  */
-import { formatPath, type PathSegment } from "./json-path.js";
-import { CONTRACT_DOC, isModelRun, toleranceFor, type ReproducibilityRecord } from "./reproducibility.js";
+import { formatPath, parsePath, type PathSegment } from "./json-path.js";
+import { CONTRACT_DOC, isModelPath, toleranceFor, type ReproducibilityRecord } from "./reproducibility.js";
 
 /** A folder of files by relative path ("/"-separated). */
 export interface FileTree {
@@ -73,16 +73,15 @@ function recordsOf(tree: FileTree): Map<string, ReproducibilityRecord> {
 }
 
 /**
- * The run a rankings file or official report belongs to: `<stem>_rankings/<run key>_<slug>.<ext>` is a
- * run of `<stem>.json`; the run key is the longest model run key of that file the name starts with.
+ * Whether a rankings file or official report belongs to a model run: `<stem>_rankings/<run key>_<slug>.<ext>`
+ * is a run of `<stem>.json`, model-derived when its name starts with one of that file's model run keys.
  */
 function modelRunOf(file: string, records: Map<string, ReproducibilityRecord>): boolean {
   const m = /^(.+)_rankings\/([^/]+)$/.exec(file);
   if (!m) return false;
   const rec = records.get(`${m[1]}.json`);
   if (!rec) return false;
-  if (rec.class === "model") return true;
-  return (rec.model_runs ?? []).some((k) => m[2]!.startsWith(`${k}_`) && isModelRun(rec, k));
+  return rec.class === "model" || (rec.model_runs ?? []).some((k) => m[2]!.startsWith(`${k}_`));
 }
 
 /** Collects differences of one file: problems (refused) and tolerated model-derived deviations. */
@@ -173,12 +172,7 @@ function checkDocument(file: string, a: Buffer, b: Buffer, rec: ReproducibilityR
   const ja = parseJson(a, file, "committed", diff);
   const jb = parseJson(b, file, "regenerated", diff);
   if (diff.problems.length > 0) return;
-  const tolerant = (path: readonly PathSegment[]) => {
-    if (!rec || rec.class === "exact") return false;
-    if (rec.class === "model") return path[0] !== "meta";
-    return path[0] === "runs" && typeof path[1] === "string" && isModelRun(rec, path[1]);
-  };
-  compareJson(ja, jb, [], diff, tolerant);
+  compareJson(ja, jb, [], diff, (path) => isModelPath(rec, path));
 }
 
 /**
@@ -278,12 +272,13 @@ function checkManifest(a: Buffer, b: Buffer, records: Map<string, Reproducibilit
   const modelEntry = (path: readonly PathSegment[]) => {
     const e = entryOf(path);
     if (!e || path[2] !== "value" || typeof e.file !== "string" || typeof e.path !== "string") return false;
-    const rec = records.get(e.file);
-    if (!rec) return false;
-    if (rec.class === "model") return true;
-    const run = /^runs(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[("(?:[^"\\]|\\.)*")\])/.exec(e.path);
-    const key = run ? (run[1] ?? (JSON.parse(run[2]!) as string)) : undefined;
-    return key !== undefined && isModelRun(rec, key);
+    let at: PathSegment[];
+    try {
+      at = parsePath(e.path);
+    } catch {
+      return false; // a malformed entry path is compared exactly (and the manifest check reports it)
+    }
+    return isModelPath(records.get(e.file), at);
   };
   compareJson(ja, jb, [], diff, modelEntry, (path) => {
     const p = entryOf(path)?.precision;

@@ -70,7 +70,6 @@ export { formatPath, parsePath, resolvePath, type PathSegment } from "./json-pat
 /** The reproducibility contract (docs/reproducibility.md): each file's class, the tolerances of model-derived values, and the checker behind `pnpm results:check`. */
 export {
   reproducibilityOf,
-  isModelRun,
   toleranceFor,
   TOLERANCE_RULES,
   FITTED_DECIMALS,

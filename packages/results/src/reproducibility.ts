@@ -16,6 +16,8 @@ export interface ReproducibilityRecord {
   model_runs?: string[];
 }
 
+import type { PathSegment } from "./json-path.js";
+
 /** Where the contract is written down; every record and checker message points there. */
 export const CONTRACT_DOC = "docs/reproducibility.md";
 
@@ -54,9 +56,16 @@ export function reproducibilityProblems(doc: Record<string, unknown>): string[] 
 }
 
 /** Whether `runKey`'s run is model-derived in a document with this record (rankings and reports of that run follow it). */
-export function isModelRun(record: ReproducibilityRecord | undefined, runKey: string): boolean {
+function isModelRun(record: ReproducibilityRecord | undefined, runKey: string): boolean {
   if (!record) return false;
   return record.class === "model" || (record.class === "mixed" && (record.model_runs ?? []).includes(runKey));
+}
+
+/** Whether the value at `path` of a document with this record depends on a neural model (its `meta` never does). */
+export function isModelPath(record: ReproducibilityRecord | undefined, path: readonly PathSegment[]): boolean {
+  if (!record || path[0] === "meta") return false;
+  if (record.class === "model") return true;
+  return path[0] === "runs" && typeof path[1] === "string" && isModelRun(record, path[1]);
 }
 
 /**
