@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The process `pnpm bench …` runs its work in (started by scripts/bench.mjs, which keeps watch over
 // signals): the compiled benchmarks CLI. An experiment run (all, exp1–6) stages its files; this script
-// then renders figures, manifest, report and — for the repository's own results/ — the README tables
-// into the staging folder, and the CLI publishes results and README together. Benchmarks never
+// then renders figures, manifest, report and — for the repository's own results/ — the README's front
+// tables and docs/results.md into the staging folder, and the CLI publishes results, README and
+// docs/results.md together. Benchmarks never
 // import the report package: this script joins them.
 import { resolve } from "node:path";
 
@@ -12,11 +13,12 @@ process.exitCode = await main(process.argv.slice(2), {
     const { renderAll } = await import("../packages/report/dist/index.js");
     const t0 = performance.now();
     const readmePath = resolve("README.md");
+    const resultsDocPath = resolve("docs", "results.md");
     const ownResults = staged.out === resolve("results");
     await renderAll({
       resultsDir: staged.dir,
       publishedDir: staged.out,
-      ...(ownResults ? { readmePath, readmeOut: staged.stageFileFor(readmePath) } : {}),
+      ...(ownResults ? { readmePath, readmeOut: staged.stageFileFor(readmePath), resultsDocPath, resultsDocOut: staged.stageFileFor(resultsDocPath) } : {}),
     });
     process.stdout.write(`report rendered in ${((performance.now() - t0) / 1000).toFixed(2)} s: ${resolve(staged.out, "report.html")}\n`);
   },

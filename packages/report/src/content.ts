@@ -38,11 +38,11 @@ export interface Comparison {
   right: string;
 }
 
-/** One block of a section. */
+/** One block of a section; a table's `paper` marks the one laid out as the paper lays it out (the README's front tables show only it). */
 export type Block =
   | { kind: "paragraph"; parts: Inline[] }
   | { kind: "cost"; cost: CostId; parts: Inline[]; requires: Comparison[]; requiresText?: string[] }
-  | { kind: "table"; caption: string; header: string[]; numeric: boolean[]; rows: Cell[][] }
+  | { kind: "table"; caption: string; header: string[]; numeric: boolean[]; rows: Cell[][]; paper?: boolean }
   | { kind: "figure"; figure: string; alt: string; inReadme: boolean }
   | { kind: "list"; items: Inline[][] };
 

@@ -16,7 +16,7 @@ export {
   type ManifestText,
 } from "./manifest.js";
 export { buildReportModel, buildManifest, type ReportModel } from "./model.js";
-export { BEGIN_MARKER, END_MARKER, renderReadmeSection, spliceReadme, extractSection, checkReadme, type MarkdownOptions } from "./markdown.js";
+export { BEGIN_MARKER, END_MARKER, FRONT_BEGIN_MARKER, FRONT_END_MARKER, renderReadmeSection, spliceReadme, extractSection, checkReadme, type MarkdownOptions } from "./markdown.js";
 export { costStatements, checkCostClaims, checkReadmeHonesty, checkHtmlHonesty, htmlText, type CostStatement } from "./honesty.js";
 export { buildFigureSpecs } from "./figures/index.js";
 export { exp1Figures } from "./figures/exp1.js";

@@ -1,7 +1,8 @@
 /**
  * Orchestration: read the results present, build the report model and figure specs, render SVG/PNG,
- * and write results/figures/*, results/manifest.json, results/report.html and (optionally) the README
- * section — or, in check mode, verify all of it against what is on disk without writing.
+ * and write results/figures/*, results/manifest.json, results/report.html and (optionally) the README's
+ * and the results document's generated sections (each in the layout its markers ask for: the README's
+ * front, docs/results.md's full results) — or, in check mode, verify all of it without writing.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -10,7 +11,7 @@ import { buildFigureSpecs } from "./figures/index.js";
 import { checkCostClaims, checkHtmlHonesty, checkReadmeHonesty } from "./honesty.js";
 import { renderReportHtml, type RenderedFigure } from "./html.js";
 import { compareManifests, parseManifest, reresolveEntries, serializeManifest, type Manifest } from "./manifest.js";
-import { checkReadme, renderReadmeSection, spliceReadme, type MarkdownOptions } from "./markdown.js";
+import { checkReadme, renderDocument, type MarkdownOptions } from "./markdown.js";
 import { buildReportModel } from "./model.js";
 import { DEFAULT_FONT_FILES, renderSvg, requireFonts, scopeSvgIds, svgToPngAsync } from "./render.js";
 import { presentExperiments, readResults, type Experiment, type ResultSet } from "@persode/results";
@@ -28,6 +29,10 @@ export interface RenderOptions {
   publishedDir?: string;
   /** Write the README text here instead of over `readmePath` (to publish it with a staged results folder). */
   readmeOut?: string;
+  /** The full results document (docs/results.md) whose generated section to write or verify; the README's findings link to it. */
+  resultsDocPath?: string;
+  /** Write the results document here instead of over `resultsDocPath` (staged publishing). */
+  resultsDocOut?: string;
   /** Font files for PNG rendering (default: DejaVu Sans from fonts-dejavu-core). */
   fontFiles?: readonly string[];
 }
@@ -41,6 +46,8 @@ export interface RenderSummary {
   reportPath: string;
   readmePath?: string;
   readmeChanged: boolean;
+  resultsDocPath?: string;
+  resultsDocChanged: boolean;
   /** Wall-clock milliseconds: figure rendering and the whole call (informational, never asserted). */
   timings: { figuresMs: number; totalMs: number };
 }
@@ -63,11 +70,20 @@ function posix(p: string): string {
   return p.split(sep).join("/");
 }
 
-/** README link targets for a results directory, relative to the README's folder. */
-export function markdownOptions(resultsDir: string, readmePath: string): MarkdownOptions {
-  let rel = posix(relative(dirname(resolve(readmePath)), resolve(resultsDir)));
+/** README link targets for a results directory (and the results document, when there is one), relative to the README's folder. */
+export function markdownOptions(resultsDir: string, readmePath: string, resultsDocPath?: string): MarkdownOptions {
+  const from = dirname(resolve(readmePath));
+  let rel = posix(relative(from, resolve(resultsDir)));
   if (rel === "") rel = ".";
-  return { figuresHref: `${rel}/figures`, reportHref: `${rel}/report.html` };
+  return { figuresHref: `${rel}/figures`, reportHref: `${rel}/report.html`, ...(resultsDocPath ? { resultsDocHref: posix(relative(from, resolve(resultsDocPath))) } : {}) };
+}
+
+/** The generated documents of a call: the README and the results document, each with where it is written. */
+function documentsOf(opts: RenderOptions): Array<{ path: string; out: string }> {
+  return [
+    ...(opts.readmePath ? [{ path: opts.readmePath, out: opts.readmeOut ?? opts.readmePath }] : []),
+    ...(opts.resultsDocPath ? [{ path: opts.resultsDocPath, out: opts.resultsDocOut ?? opts.resultsDocPath }] : []),
+  ];
 }
 
 async function computeOutputs(resultsDir: string, fontFiles: readonly string[], manifestOverride?: Manifest): Promise<Outputs> {
@@ -103,15 +119,15 @@ async function computeOutputs(resultsDir: string, fontFiles: readonly string[], 
 export async function renderAll(opts: RenderOptions): Promise<RenderSummary> {
   const t0 = performance.now();
   const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES);
-  let readme: { path: string; text: string; changed: boolean } | undefined;
-  if (opts.readmePath) {
-    const before = existsSync(opts.readmePath) ? readFileSync(opts.readmePath, "utf8") : undefined;
-    const section = renderReadmeSection(out.model.sections, out.model.manifest, markdownOptions(opts.publishedDir ?? opts.resultsDir, opts.readmePath));
-    const text = spliceReadme(before, section, opts.readmePath);
-    readme = { path: opts.readmeOut ?? opts.readmePath, text, changed: text !== before };
-  }
+  const docs = documentsOf(opts).map((d) => {
+    const before = existsSync(d.path) ? readFileSync(d.path, "utf8") : undefined;
+    const text = renderDocument(before, out.model.sections, out.model.manifest, markdownOptions(opts.publishedDir ?? opts.resultsDir, d.path, opts.resultsDocPath), d.path);
+    return { source: d.path, path: d.out, text, changed: text !== before };
+  });
   for (const [rel, data] of out.files) await writeFileAtomic(join(opts.resultsDir, rel), data);
-  if (readme?.changed) await writeFileAtomic(readme.path, readme.text);
+  for (const d of docs) if (d.changed) await writeFileAtomic(d.path, d.text);
+  const readme = opts.readmePath ? docs.find((d) => d.source === opts.readmePath) : undefined;
+  const resultsDoc = opts.resultsDocPath ? docs.find((d) => d.source === opts.resultsDocPath) : undefined;
   return {
     experiments: presentExperiments(out.set),
     files: [...out.files.keys()],
@@ -119,6 +135,8 @@ export async function renderAll(opts: RenderOptions): Promise<RenderSummary> {
     reportPath: join(opts.resultsDir, "report.html"),
     ...(readme ? { readmePath: readme.path } : {}),
     readmeChanged: readme?.changed ?? false,
+    ...(resultsDoc ? { resultsDocPath: resultsDoc.path } : {}),
+    resultsDocChanged: resultsDoc?.changed ?? false,
     timings: { figuresMs: Math.round(out.figuresMs), totalMs: Math.round(performance.now() - t0) },
   };
 }
@@ -136,13 +154,14 @@ export async function checkAll(opts: RenderOptions): Promise<CheckSummary> {
   const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES, committed);
   problems.push(...compareManifests(committed, out.model.manifest), ...reresolveEntries(committed, out.set));
   problems.push(...checkCostClaims(out.model.sections, committed));
-  const mdOpts = opts.readmePath ? markdownOptions(opts.resultsDir, opts.readmePath) : { figuresHref: "results/figures", reportHref: "results/report.html" };
-  if (opts.readmePath) {
-    if (!existsSync(opts.readmePath)) problems.push(`${opts.readmePath} does not exist — run \`pnpm report\` to create its results section`);
+  const mdOpts = opts.readmePath ? markdownOptions(opts.resultsDir, opts.readmePath, opts.resultsDocPath) : { figuresHref: "results/figures", reportHref: "results/report.html" };
+  for (const d of documentsOf(opts)) {
+    if (!existsSync(d.path)) problems.push(`${d.path} does not exist — run \`pnpm report\` to create its results section`);
     else {
-      const readme = readFileSync(opts.readmePath, "utf8");
-      problems.push(...checkReadmeHonesty(readme, out.model.sections, committed, mdOpts, opts.readmePath));
-      problems.push(...checkReadme(readme, out.model.sections, committed, mdOpts, opts.readmePath));
+      const text = readFileSync(d.path, "utf8");
+      const docOpts = markdownOptions(opts.resultsDir, d.path, opts.resultsDocPath);
+      problems.push(...checkReadmeHonesty(text, out.model.sections, committed, docOpts, d.path));
+      problems.push(...checkReadme(text, out.model.sections, committed, docOpts, d.path));
     }
   }
   const reportPath = join(opts.resultsDir, "report.html");

@@ -1,7 +1,8 @@
-// Every code sample in README.md runs as written: the TypeScript/JavaScript library snippets are
-// extracted, compiled (types stripped) and run against the built @persode/core; the CSV samples go
-// through `pnpm bench corpus`; every shell command and inline `pnpm …` command names a real script,
-// target, option or file.
+// Every code sample in README.md and the guides moved out of it (docs/library.md, docs/extending.md,
+// docs/data.md, …) runs as written: the TypeScript/JavaScript library snippets are extracted, compiled
+// (types stripped) and run against the built @persode/core; the CSV samples go through
+// `pnpm bench corpus`; every shell command and inline `pnpm …` command names a real script, target,
+// option or file.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,25 +12,30 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./helpers.js";
 
 const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+/** The documents whose samples and commands are checked: the README and the guides that hold what it used to. */
+const DOCUMENTS = ["README.md", ...["library", "extending", "data", "embedders", "estimators", "longmemeval", "performance", "harness"].map((d) => `docs/${d}.md`)];
 const BENCH_CLI = join(REPO_ROOT, "packages", "benchmarks", "dist", "cli.js");
 
 interface Block {
   lang: string;
   code: string;
+  /** Document and line the block starts on, e.g. "docs/library.md:3". */
+  file: string;
   line: number;
 }
 
-/** The README's fenced code blocks, with the line each starts on. */
-function codeBlocks(text: string): Block[] {
+/** A document's fenced code blocks, with the line each starts on. */
+function codeBlocks(file: string): Block[] {
+  const text = readFileSync(join(REPO_ROOT, file), "utf8");
   const blocks: Block[] = [];
   const re = /^```(\w*)\n([\s\S]*?)^```$/gm;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    blocks.push({ lang: m[1]!, code: m[2]!, line: text.slice(0, m.index).split("\n").length });
+    blocks.push({ lang: m[1]!, code: m[2]!, file, line: text.slice(0, m.index).split("\n").length });
   }
   return blocks;
 }
 
-const blocks = codeBlocks(README);
+const blocks = DOCUMENTS.flatMap(codeBlocks);
 const libraryBlocks = blocks.filter((b) => b.lang === "ts" || b.lang === "js");
 const csvBlocks = blocks.filter((b) => b.lang === "csv");
 
@@ -54,17 +60,17 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("README library samples run as written", () => {
+describe("README and docs library samples run as written", () => {
   it("finds the samples (the library sample and the strategy plugin, both plain JavaScript that node runs as written)", () => {
     expect(libraryBlocks.map((b) => b.lang)).toEqual(["js", "js"]);
   });
 
   for (const block of libraryBlocks) {
-    it(`the ${block.lang} block at README.md:${block.line} runs with exit 0`, () => {
+    it(`the ${block.lang} block at ${block.file}:${block.line} runs with exit 0`, () => {
       if (!existsSync(join(REPO_ROOT, "packages", "core", "dist", "index.js"))) throw new Error("packages/core is not built: run `pnpm build`");
       const js = ts.transpileModule(block.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
       const work = mkdtempSync(join(dir, "sample-"));
-      const file = join(dir, `sample-${block.line}.mjs`);
+      const file = join(dir, `sample-${block.file.replace(/\W/g, "_")}-${block.line}.mjs`);
       writeFileSync(file, js);
       const r = spawnSync(process.execPath, [file], { cwd: work, env: offlineEnv(), encoding: "utf8", timeout: 60_000 });
       expect(r.stderr).toBe("");
@@ -76,7 +82,7 @@ describe("README library samples run as written", () => {
     });
   }
 
-  it("the library sample is examples/library.mjs, which runs with node from the repository as the README says", () => {
+  it("the library sample is examples/library.mjs, which runs with node from the repository as docs/library.md says", () => {
     const library = libraryBlocks.find((b) => b.code.includes("PersodeAgent"))!;
     expect(readFileSync(join(REPO_ROOT, "examples", "library.mjs"), "utf8")).toContain(library.code);
     const work = mkdtempSync(join(dir, "repo-sample-"));
@@ -92,7 +98,7 @@ describe("README library samples run as written", () => {
   });
 });
 
-describe("README CSV samples form a valid corpus", () => {
+describe("the CSV samples of docs/data.md form a valid corpus", () => {
   it("the episodes and probes samples run through `pnpm bench corpus` (exit 0)", () => {
     expect(csvBlocks).toHaveLength(2);
     const work = mkdtempSync(join(dir, "csv-"));
@@ -124,24 +130,28 @@ function benchVocabulary(): { targets: Set<string>; options: Set<string> } {
   return { targets, options };
 }
 
-/** Every command the README shows: lines of sh blocks (split at &&, comments dropped) and inline `pnpm …` spans. */
+/** Every command the documents show: lines of sh blocks (split at &&, comments dropped) and inline `pnpm …` spans. */
 function commands(): { cmd: string; where: string }[] {
   const out: { cmd: string; where: string }[] = [];
   for (const b of blocks.filter((x) => x.lang === "sh")) {
     b.code.split("\n").forEach((line, i) => {
-      for (const part of line.replace(/\s#.*$/, "").split("&&")) if (part.trim()) out.push({ cmd: part.trim(), where: `README.md:${b.line + 1 + i}` });
+      for (const part of line.replace(/\s#.*$/, "").split("&&")) if (part.trim()) out.push({ cmd: part.trim(), where: `${b.file}:${b.line + 1 + i}` });
     });
   }
-  README.split("\n").forEach((line, i) => {
-    for (const m of line.matchAll(/`((?:pnpm|npm|node|bash|\.ci\/)[^`]*)`/g)) out.push({ cmd: m[1]!, where: `README.md:${i + 1}` });
-  });
+  for (const file of DOCUMENTS) {
+    readFileSync(join(REPO_ROOT, file), "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        for (const m of line.matchAll(/`((?:pnpm|npm|node|bash|\.ci\/)[^`]*)`/g)) out.push({ cmd: m[1]!, where: `${file}:${i + 1}` });
+      });
+  }
   return out;
 }
 
-describe("README shell commands name real scripts, targets, options and files", () => {
+describe("README and docs shell commands name real scripts, targets, options and files", () => {
   const rootScripts = Object.keys((JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
   const PNPM_BUILTINS = new Set(["install", "i", "add", "exec", "dlx"]);
-  const REPORT_OPTIONS = new Set(["--results", "--readme", "--no-readme", "--check"]);
+  const REPORT_OPTIONS = new Set(["--results", "--readme", "--no-readme", "--results-doc", "--no-results-doc", "--check"]);
 
   it("every command checks out", () => {
     const { targets, options } = benchVocabulary();

@@ -10,6 +10,7 @@ import { REPO_ROOT } from "./helpers.js";
 // Guards on what the repository publishes: results/, results/manifest.json, results/report.html and README.md.
 const results = join(REPO_ROOT, "results");
 const readme = join(REPO_ROOT, "README.md");
+const resultsDoc = join(REPO_ROOT, "docs", "results.md");
 
 describe("committed results, manifest, report and README", () => {
   it("has every experiment's results file", () => {
@@ -18,8 +19,8 @@ describe("committed results, manifest, report and README", () => {
     expect(missing, `missing from results/: ${missing.join(", ")} — run \`pnpm bench all\``).toEqual([]);
   });
 
-  it("agree with each other: manifest = recomputation, README = manifest, costs stated, files up to date", async () => {
-    const r = await checkAll({ resultsDir: results, readmePath: readme });
+  it("agree with each other: manifest = recomputation, README and docs/results.md = manifest, costs stated, files up to date", async () => {
+    const r = await checkAll({ resultsDir: results, readmePath: readme, resultsDocPath: resultsDoc });
     expect(r.problems.join("\n\n")).toBe("");
   }, 120_000);
 

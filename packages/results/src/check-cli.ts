@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `pnpm results:check DIR [--against REV] [--readme FILE]`: does the results folder DIR reproduce the
- * committed `results/` (and README.md) under the reproducibility contract (docs/reproducibility.md)?
+ * `pnpm results:check DIR [--against REV] [--readme FILE] [--doc FILE …]`: does the results folder DIR
+ * reproduce the committed `results/` (and README.md, and each generated document such as
+ * docs/results.md) under the reproducibility contract (docs/reproducibility.md)?
  * Exit 0 when it does, 1 when it does not (each refused value named with its file, JSON path, both values
  * and the tolerance), 2 on a usage error. The committed side is read from git at REV (default HEAD), so
  * DIR may be `results/` itself after `pnpm bench all`.
@@ -14,10 +15,11 @@ import { parseArgs } from "node:util";
 import { checkResults, type CheckReport, type FileTree } from "./check.js";
 import { CONTRACT_DOC } from "./reproducibility.js";
 
-const USAGE = `usage: pnpm results:check DIR [--against REV] [--readme FILE]
+const USAGE = `usage: pnpm results:check DIR [--against REV] [--readme FILE] [--doc FILE …]
   DIR            a results folder written by \`pnpm bench\` (e.g. results)
-  --against REV  the commit whose results/ and README.md are the reference (default HEAD)
+  --against REV  the commit whose results/, README.md and documents are the reference (default HEAD)
   --readme FILE  also check FILE against the committed README.md (its generated tables)
+  --doc FILE     also check the generated document FILE (e.g. docs/results.md) against its committed version; repeatable
 Exit 0: DIR reproduces the committed results under ${CONTRACT_DOC}; 1: it does not; 2: usage error.`;
 
 class UsageError extends Error {}
@@ -61,12 +63,12 @@ function committedTree(root: string, rev: string, prefix: string, extra: Record<
   return { files: names, read: (f) => contents.get(f)! };
 }
 
-/** The results folder on disk (plus README as "README.md" when given). */
-function folderTree(dir: string, readme: string | undefined): FileTree {
+/** The results folder on disk plus the generated documents given (README as "README.md", each other by its repository path). */
+function folderTree(dir: string, docs: ReadonlyMap<string, string>): FileTree {
   const files = walk(dir);
   return {
-    files: readme ? [...files, "README.md"] : files,
-    read: (f) => readFileSync(readme && f === "README.md" ? readme : join(dir, f)),
+    files: [...files, ...docs.keys()],
+    read: (f) => readFileSync(docs.get(f) ?? join(dir, f)),
   };
 }
 
@@ -106,7 +108,7 @@ export function main(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()
   try {
     let parsed;
     try {
-      parsed = parseArgs({ args: argv, allowPositionals: true, options: { against: { type: "string" }, readme: { type: "string" }, help: { type: "boolean", short: "h" } } });
+      parsed = parseArgs({ args: argv, allowPositionals: true, options: { against: { type: "string" }, readme: { type: "string" }, doc: { type: "string", multiple: true }, help: { type: "boolean", short: "h" } } });
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
@@ -119,6 +121,8 @@ export function main(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder`);
     const readme = parsed.values.readme === undefined ? undefined : resolve(cwd, parsed.values.readme);
     if (readme !== undefined && !existsSync(readme)) throw new UsageError(`--readme ${readme} does not exist`);
+    const docFiles = (parsed.values.doc ?? []).map((d) => resolve(cwd, d));
+    for (const d of docFiles) if (!existsSync(d)) throw new UsageError(`--doc ${d} does not exist`);
     let root: string;
     try {
       root = git(dir, ["rev-parse", "--show-toplevel"]).toString("utf8").trim();
@@ -130,14 +134,22 @@ export function main(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()
       }
     }
     const rev = parsed.values.against ?? "HEAD";
+    // each generated document by the name it is compared under: README.md, or its path in the repository
+    const docs = new Map<string, string>(readme ? [["README.md", readme]] : []);
+    for (const d of docFiles) {
+      const name = relative(root, d).split(sep).join("/");
+      if (name.startsWith("../") || name.startsWith("results/")) throw new UsageError(`--doc ${d} is not a document of the repository outside results/`);
+      docs.set(name, d);
+    }
+    const committedPaths = Object.fromEntries([...docs.keys()].map((name) => [name, name]));
     let committed: FileTree;
     try {
-      committed = committedTree(root, rev, "results", readme ? { "README.md": "README.md" } : {});
+      committed = committedTree(root, rev, "results", committedPaths);
     } catch (e) {
       throw new UsageError(`cannot read results/ at ${rev} from git in ${root}: ${((e as { stderr?: Buffer }).stderr ?? "").toString().trim() || (e as Error).message}`);
     }
-    const fresh = folderTree(dir, readme);
-    const ignored = ignoredFiles(root, fresh.files.filter((f) => f !== "README.md"));
+    const fresh = folderTree(dir, docs);
+    const ignored = ignoredFiles(root, fresh.files.filter((f) => !docs.has(f)));
     const report = checkResults(committed, fresh, (f) => ignored.has(f));
     (report.ok ? process.stdout : process.stderr).write(formatReport(report, relative(cwd, dir) || "."));
     return report.ok ? 0 : 1;

@@ -1,5 +1,5 @@
 /**
- * The typed shape of every results file (docs/results.md). Benchmarks builds these values and writes
+ * The typed shape of every results file (docs/results-format.md). Benchmarks builds these values and writes
  * them through `writeResultFile`; the report reads them through `readResults`. The reader checks the
  * envelope of every file (`meta`, the strategy records, the top-level blocks); the report's accessors
  * (`getNumber`, …) check each value they read and name the file and path when one is missing.

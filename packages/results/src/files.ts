@@ -1,6 +1,6 @@
 /**
  * The one list of result file names: every file `pnpm bench` writes and the report reads is named
- * here, so the writer and the reader cannot disagree (docs/results.md).
+ * here, so the writer and the reader cannot disagree (docs/results-format.md).
  */
 
 /** The experiments with a paper-format results file, in the order the report presents them (Exp. 8's is written only by `pnpm bench exp8`, never by `all`). */

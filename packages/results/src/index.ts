@@ -1,7 +1,7 @@
 /**
  * @persode/results — the results format in one place: the file names, the typed documents, the
  * strategy and gate records, the envelope check, the one writer benchmarks uses and the one reader
- * the report uses (docs/results.md). Depends on nothing but @persode/util.
+ * the report uses (docs/results-format.md). Depends on nothing but @persode/util.
  */
 export {
   EXPERIMENTS,

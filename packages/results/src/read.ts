@@ -1,5 +1,5 @@
 /**
- * Reading the results files `pnpm bench` writes (docs/results.md): every known file present in a
+ * Reading the results files `pnpm bench` writes (docs/results-format.md): every known file present in a
  * folder, each checked against its envelope on the way in, and accessors that fail with a message
  * naming the file, the path and the command that rewrites it.
  */
@@ -63,7 +63,7 @@ function readDoc(dir: string, experiment: Experiment, kind: DocumentKind, file: 
     throw new Error(`${full} is not valid JSON (${(err as Error).message}) — rerun \`pnpm bench ${benchTarget(experiment)}\``);
   }
   const problems = envelopeProblems(kind, data);
-  if (problems.length > 0) throw new Error(`${full} is not a complete ${kind} results file: ${problems.join("; ")} — rerun \`pnpm bench ${benchTarget(experiment)}\` (results schema: docs/results.md)`);
+  if (problems.length > 0) throw new Error(`${full} is not a complete ${kind} results file: ${problems.join("; ")} — rerun \`pnpm bench ${benchTarget(experiment)}\` (results schema: docs/results-format.md)`);
   return { experiment, kind, file, data: data as ResultDocument };
 }
 
@@ -77,7 +77,7 @@ function where(doc: ResultDoc, path: readonly PathSegment[]): string {
 }
 
 function hint(doc: ResultDoc): string {
-  return `rerun \`pnpm bench ${benchTarget(doc.experiment)}\` (results schema: docs/results.md)`;
+  return `rerun \`pnpm bench ${benchTarget(doc.experiment)}\` (results schema: docs/results-format.md)`;
 }
 
 /** The value at `path`, which must exist. */

@@ -41,6 +41,8 @@ beforeAll(() => {
   mkdirSync(join(repo, "results"));
   writeFileSync(join(repo, "results", "exp6_epirec.json"), doc(0.8433));
   writeFileSync(join(repo, "README.md"), "recall 0.8433\n");
+  mkdirSync(join(repo, "docs"));
+  writeFileSync(join(repo, "docs", "results.md"), "recall 0.8433 of 504 probes\n");
   writeFileSync(join(repo, ".gitignore"), "results/timings.json\n");
   git("add", ".");
   git("commit", "-q", "-m", "results");
@@ -84,6 +86,18 @@ describe("pnpm results:check", () => {
     writeFileSync(join(repo, "README.md"), "recall 0.8434\n");
     expect(run("results", "--readme", "README.md").code).toBe(1);
     writeFileSync(join(repo, "README.md"), "recall 0.8433\n");
+  });
+
+  it("--doc checks a generated document like the README: identical passes, an edited number fails naming the file", () => {
+    const ok = run("results", "--readme", "README.md", "--doc", "docs/results.md");
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain("3 files — 3 byte-identical");
+    writeFileSync(join(repo, "docs", "results.md"), "recall 0.8434 of 504 probes\n");
+    const bad = run("results", "--doc", "docs/results.md");
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain("docs/results.md");
+    writeFileSync(join(repo, "docs", "results.md"), "recall 0.8433 of 504 probes\n");
+    expect(run("results", "--doc", "docs/missing.md").code).toBe(2);
   });
 
   it("exits 2 on usage errors", () => {

@@ -65,6 +65,7 @@ export function paperTable(
   return {
     kind: "table",
     caption: o.caption,
+    paper: true,
     header: ["strategy", ...cols.map((c) => c.label)],
     numeric: [false, ...cols.map(() => true)],
     rows: strategies.map((s) => [[s], ...cols.map((c) => recordedWithCi(rec, `${o.experiment}.${c.emb}.${strategySlugOf(doc, s)}.${c.key}`))]),
