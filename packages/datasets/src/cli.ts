@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `persode-data` — fetch (or check offline) every declared dataset (src/declarations.ts) and report where each
+ * `pnpm --filter @persode/datasets data` — fetch (or check offline) every declared dataset (src/declarations.ts) and report where each
  * file came from and how long resolving and parsing took; or write a synthetic LongMemEval-format file.
  * Usage: node dist/cli.js [fetch|check] [longmemeval]   (check = offline, never downloads).
  */

@@ -1,7 +1,7 @@
 /**
  * Datasets as declarations (docs/spec.md §8): one value per dataset — id, title, citation, licence and
  * redistribution rule, its pinned source files (size and sha256 each), how to load and summarise it, its
- * question sets and the experiments that use it. `persode-data fetch|check` and the provenance table of
+ * question sets and the experiments that use it. `pnpm --filter @persode/datasets data fetch|check` and the provenance table of
  * packages/datasets/README.md are derived from this registry; adding a dataset is one entry here, its loader
  * with a test, and docs.
  */
@@ -41,7 +41,7 @@ export interface DatasetDeclaration {
   summarize(opts: ResolveOptions): Promise<string>;
 }
 
-/** Every dataset, in the order `persode-data fetch` resolves them. */
+/** Every dataset, in the order `data fetch` resolves them. */
 export const DATASETS: readonly DatasetDeclaration[] = Object.freeze([
   {
     id: "locomo",

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { writeFileAtomic } from "@persode/util";
 import { generateLongMemEval, syntheticLongMemEvalBytes, type SyntheticLongMemEvalOptions } from "./longmemeval-synthetic.js";
 
-/** `persode-data longmemeval-synth`: write a seeded synthetic LongMemEval-format file; returns the exit code. */
+/** `pnpm --filter @persode/datasets data longmemeval-synth`: write a seeded synthetic LongMemEval-format file; returns the exit code. */
 export async function synthCommand(argv: string[], usage: string): Promise<number> {
   let values: Record<string, string | undefined>;
   try {

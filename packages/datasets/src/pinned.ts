@@ -101,7 +101,7 @@ export const LONGMEMEVAL_ORACLE: PinnedDataset = Object.freeze({
 /** The LongMemEval files: pinned like the others but not needed by `pnpm bench all` (the hub is often unreachable; Exp. 8 runs on `--data FILE` too). */
 export const LONGMEMEVAL_DATASETS: readonly PinnedDataset[] = Object.freeze([LONGMEMEVAL_S, LONGMEMEVAL_ORACLE]);
 
-/** Every pinned dataset, in the order `persode-data fetch` resolves them (a mirror folder holds them all by `fileName`). */
+/** Every pinned dataset, in the order `data fetch` resolves them (a mirror folder holds them all by `fileName`). */
 export const PINNED_DATASETS: readonly PinnedDataset[] = Object.freeze([LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK]);
 
 const LABELS: Record<PinnedDataset["name"], string> = {
