@@ -201,6 +201,15 @@ describe("README and docs shell commands name real scripts, targets, options and
     for (const p of packages) expect(quick, p).toContain(p);
   });
 
+  it("the Quick start's two commands are the ones .ci/run runs as README command 1 and 2", () => {
+    const ci = readFileSync(join(REPO_ROOT, ".ci", "run"), "utf8").split("\n");
+    const after = (label: string) => ci[ci.findIndex((l) => l.startsWith(`echo "== ${label}`)) + 1]!.trim();
+    const quick = blocks.filter((b) => b.file === "README.md" && b.lang === "sh").slice(0, 2).map((b) => b.code.trim());
+    expect(quick[0]).toBe(after("README command 1"));
+    // CI adds only its environment (offline, CI=true) in front of the second
+    expect(after("README command 2")).toMatch(new RegExp(`^(?:[A-Z_]+=\\S+ )*${quick[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+  });
+
   it("would catch a wrong target, option or script (the checker is not vacuous)", () => {
     const { targets, options } = benchVocabulary();
     expect(targets.has("exp9")).toBe(false);
