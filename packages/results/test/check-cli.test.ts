@@ -97,7 +97,7 @@ describe("pnpm results:check", () => {
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("docs/results.md");
     writeFileSync(join(repo, "docs", "results.md"), "recall 0.8433 of 504 probes\n");
-    expect(run("results", "--doc", "docs/missing.md").code).toBe(2);
+    expect(run("results", "--doc", join("docs", "no-such-document.md")).code).toBe(2);
   });
 
   it("exits 2 on usage errors", () => {
