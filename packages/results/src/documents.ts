@@ -4,6 +4,7 @@
  * envelope of every file (`meta`, the strategy records, the top-level blocks); the report's accessors
  * (`getNumber`, …) check each value they read and name the file and path when one is missing.
  */
+import type { Experiment } from "./experiments.js";
 import type { GateRecord, StrategyRecord } from "./records.js";
 import type { ReproducibilityRecord } from "./reproducibility.js";
 
@@ -188,6 +189,11 @@ export interface ResultFileTypes {
   exp7: Exp7File;
   exp8: BenchmarkFile & { official: Record<string, unknown> };
 }
+
+/** Compiles only while `ResultFileTypes` has exactly one document type per declared experiment (experiments.ts). */
+type DeclaredDocumentTypes = [keyof ResultFileTypes] extends [Experiment] ? ([Experiment] extends [keyof ResultFileTypes] ? ResultFileTypes : never) : never;
+const everyDeclaredExperimentHasItsType: DeclaredDocumentTypes extends never ? false : true = true;
+void everyDeclaredExperimentHasItsType;
 
 /** Exp. 7's per-item scores: the paired inputs of every comparison, aligned on `probe_ids`. */
 export interface Exp7PerItemFile extends ResultDocument {

@@ -14,7 +14,7 @@ import {
 import { perRunFile, writeResultFile } from "@persode/results";
 import { meta, writeAtomic } from "../results.js";
 import { loadScenario, scenarioStore, type Scenario } from "../scenario.js";
-import type { Experiment } from "./experiment.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 
 /**
  * Exp. 4 — dual-template generation (paper §4.3): for both utterances and both onboarding profiles,
@@ -83,12 +83,10 @@ export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{
   };
 }
 
-export const exp4: Experiment = {
-  id: "exp4",
+export const exp4: ExperimentRunnerModule = {
   paperOnly: true,
   aliases: ["journals", "templates"],
   options: ["embedder", "model", "dtype"],
-  title: "Exp. 4 — dual-template generation",
   async run(ctx) {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
     const file = perRunFile("exp4", ctx.embedderName);

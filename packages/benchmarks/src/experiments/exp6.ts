@@ -4,12 +4,10 @@ import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
 import { writeExtendedFile } from "../extended-results.js";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile } from "@persode/results";
 import { meta, runsAfter, writeAtomic } from "../results.js";
-import type { Experiment } from "./experiment.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 
-export const exp6: Experiment = {
-  id: "exp6",
+export const exp6: ExperimentRunnerModule = {
   aliases: ["epirec"],
-  title: "Exp. 6 — EpiRec v1.0 episodic recall",
   async run(ctx) {
     const corpus = await ctx.epirec();
     const embedder = await ctx.embedder();

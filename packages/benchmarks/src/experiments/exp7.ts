@@ -12,7 +12,7 @@ import { mean } from "../metrics.js";
 import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/correlation.js";
 import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, reproducibilityOf, writeResultFile, writeResultText, type SignificanceRecord } from "@persode/results";
 import { libraryGate, meta, runsAfter } from "../results.js";
-import type { Experiment } from "./experiment.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 
 /** Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per estimator. */
 function memoized(est: EmotionEstimator): EmotionEstimator {
@@ -147,10 +147,8 @@ function formatPerProbe(obj: unknown): string {
   return formatResultJson(obj).replace(/\[\n\s+([^\]{}]*?)\n\s+\]/g, (_, body: string) => `[${body.split(/,\n\s+/).join(", ")}]`);
 }
 
-export const exp7: Experiment = {
-  id: "exp7",
+export const exp7: ExperimentRunnerModule = {
   aliases: ["estimators"],
-  title: "Exp. 7 — which emotion estimator makes salience earn its keep",
   async run(ctx) {
     const corpus = await ctx.epirec();
     const emobank = await loadEmoBank();

@@ -5,14 +5,12 @@ import { loadScenario } from "../scenario.js";
 import { runExp1 } from "./exp1-forgetting.js";
 import { runExp2 } from "./exp2-scoring.js";
 import { runExp3 } from "./exp3-retrieval.js";
-import type { Experiment } from "./experiment.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 
-export const exp1: Experiment = {
-  id: "exp1",
+export const exp1: ExperimentRunnerModule = {
   paperOnly: true,
   aliases: ["forgetting"],
   options: [],
-  title: "Exp. 1 — forgetting curve and consolidation",
   async run(ctx) {
     const r = runExp1(loadScenario());
     const file = RESULT_FILES.exp1;
@@ -29,12 +27,10 @@ export const exp1: Experiment = {
   },
 };
 
-export const exp2: Experiment = {
-  id: "exp2",
+export const exp2: ExperimentRunnerModule = {
   paperOnly: true,
   aliases: ["scoring"],
   options: [],
-  title: "Exp. 2 — Eq. 1 weight ablation",
   async run(ctx) {
     const r = runExp2(loadScenario());
     const file = RESULT_FILES.exp2;
@@ -47,12 +43,10 @@ export const exp2: Experiment = {
   },
 };
 
-export const exp3: Experiment = {
-  id: "exp3",
+export const exp3: ExperimentRunnerModule = {
   paperOnly: true,
   aliases: ["retrieval"],
   options: ["embedder", "model", "dtype"],
-  title: "Exp. 3 — salience-aware retrieval on the scenario",
   async run(ctx) {
     const embedder = await ctx.embedder();
     const r = await runExp3(loadScenario(), embedder);
