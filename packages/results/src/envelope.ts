@@ -32,6 +32,15 @@ export function envelopeProblems(kind: DocumentKind, data: unknown): string[] {
   for (const k of ["package", "version", "generated_by", "data_sha256"]) if (typeof meta[k] !== "string") problems.push(`meta.${k}: must be a string`);
   if (typeof meta.seed !== "number" || !Number.isInteger(meta.seed)) problems.push("meta.seed: must be an integer");
   if (!Array.isArray(meta.embedders) || !meta.embedders.every((e) => typeof e === "string")) problems.push("meta.embedders: must be an array of run keys");
+  if (meta.datasets !== undefined) {
+    if (!Array.isArray(meta.datasets)) problems.push("meta.datasets: must be an array of {id, title, file, sha256, source}");
+    else
+      meta.datasets.forEach((d, i) => {
+        if (!isObject(d)) return void problems.push(`meta.datasets[${i}]: must be an object {id, title, file, sha256, source}`);
+        for (const k of ["id", "title", "file", "source"]) if (typeof d[k] !== "string" || d[k] === "") problems.push(`meta.datasets[${i}].${k}: must be a non-empty string`);
+        if (typeof d.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(d.sha256)) problems.push(`meta.datasets[${i}].sha256: must be 64 lower-case hex digits`);
+      });
+  }
   // written by every writer since the reproducibility contract; a file from before it is read as exact
   if (meta.reproducibility !== undefined) problems.push(...reproducibilityProblems(data));
   if (spec.strategies === "none") {

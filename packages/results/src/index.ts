@@ -34,6 +34,7 @@ export { strategyRecords, gateRecord, type StrategyRecord, type GateRecord, type
 export type {
   Interval,
   ResultMeta,
+  DatasetProvenance,
   ResultDocument,
   BootstrapRecord,
   EmbedderRecord,

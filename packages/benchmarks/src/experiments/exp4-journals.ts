@@ -12,7 +12,7 @@ import {
   type Embedder,
 } from "@persode/core";
 import { perRunFile, writeResultFile } from "@persode/results";
-import { meta, writeAtomic } from "../results.js";
+import { meta, scenarioProvenance, writeAtomic } from "../results.js";
 import { loadScenario, scenarioStore, type Scenario } from "../scenario.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 
@@ -91,7 +91,7 @@ export const exp4: ExperimentRunnerModule = {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
     const file = perRunFile("exp4", ctx.embedderName);
     const mdFile = perRunFile("exp4", ctx.embedderName, ".md");
-    await writeResultFile(join(ctx.out, file), "exp4", { ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) });
+    await writeResultFile(join(ctx.out, file), "exp4", { ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }) });
     await writeAtomic(join(ctx.out, mdFile), markdown);
     const p = json.personalization as { descriptor_coverage: { present: number; total: number }; profiles_differ: boolean; shared_mood_cue: boolean };
     return {

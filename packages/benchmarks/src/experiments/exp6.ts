@@ -3,7 +3,7 @@ import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
 import { writeExtendedFile } from "../extended-results.js";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile } from "@persode/results";
-import { meta, runsAfter, writeAtomic } from "../results.js";
+import { declaredProvenance, meta, runsAfter, writeAtomic } from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 
 export const exp6: ExperimentRunnerModule = {
@@ -32,7 +32,7 @@ export const exp6: ExperimentRunnerModule = {
         },
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
         runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, { strategies: records }),
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, { datasets: declaredProvenance("exp6", { epirec: corpus.sha256 }), strategies: records }),
       });
     }
     const extFile = EXTENDED_FILES.exp6;
@@ -47,6 +47,7 @@ export const exp6: ExperimentRunnerModule = {
       samples: ctx.samples,
       target: ctx.target,
       dataSha256: corpus.sha256,
+      datasets: declaredProvenance("exp6", { epirec: corpus.sha256 }),
       embedderName: ctx.embedderName,
       embedder,
       run: r.extended,

@@ -1,5 +1,5 @@
 /** Every experiment of the report, in presentation order (the README, the HTML report and the manifest follow it). */
-import { EXPERIMENTS, type Experiment, type ResultSet } from "@persode/results";
+import { EXPERIMENTS, type Experiment, type ResultDoc, type ResultSet } from "@persode/results";
 import type { Section, SectionId } from "../content.js";
 import type { FigureSpec } from "../figures/common.js";
 import type { ManifestRecorder } from "../manifest.js";
@@ -36,9 +36,32 @@ function binder<D>(e: ReportExperiment<D>): Binder {
     id: e.id,
     bind(set) {
       const d = e.select(set);
-      return d === undefined ? undefined : { id: e.id, files: e.files(d), section: (rec) => e.section(d, rec), figures: () => e.figures(d) };
+      if (d === undefined) return undefined;
+      const files = e.files(d);
+      return { id: e.id, files, section: (rec) => withProvenance(e.section(d, rec), docsIn(set, files)), figures: () => e.figures(d) };
     },
   };
+}
+
+/** The documents of `set` named in `files`, in that order. */
+function docsIn(set: ResultSet, files: readonly string[]): ResultDoc[] {
+  const all = [...Object.values(set.docs), ...Object.values(set.extended), ...set.exp3Models.map((m) => m.doc)].filter((x): x is ResultDoc => x !== undefined);
+  return files.flatMap((f) => all.filter((doc) => doc.file === f));
+}
+
+/**
+ * A section with the provenance of the datasets its files were computed from (their `meta.datasets`, which
+ * benchmarks writes from the dataset registry) as one closing note; files written before provenance was recorded add none.
+ */
+function withProvenance(section: Section, docs: readonly ResultDoc[]): Section {
+  const lines: string[] = [];
+  for (const doc of docs) {
+    for (const p of doc.data.meta.datasets ?? []) {
+      const line = `${p.title}: ${p.file}, sha256 ${p.sha256}, ${p.source}`;
+      if (!lines.includes(line)) lines.push(line);
+    }
+  }
+  return lines.length ? { ...section, notes: [...section.notes, { label: "Dataset provenance", text: lines.join("\n") }] } : section;
 }
 
 /** The report module of each declared experiment (EXPERIMENT_DECLARATIONS in @persode/results; the compiler refuses a declared id without one). */
