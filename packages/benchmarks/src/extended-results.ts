@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { Embedder, RetrievalStrategy } from "@persode/core";
 import { pyRound } from "@persode/util";
-import { writeResultFile, type ExtendedFile, type SignificanceRecord } from "@persode/results";
+import { writeResultFile, type DatasetProvenance, type ExtendedFile, type SignificanceRecord } from "@persode/results";
 import { mean } from "./metrics.js";
 import { libraryGate, meta, runsAfter } from "./results.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
@@ -135,6 +135,8 @@ export interface ExtendedFileSpec {
   samples: number;
   target: string;
   dataSha256: string;
+  /** Provenance of the input datasets, recorded in `meta.datasets` (a `pnpm bench corpus` file has none: its corpus is the user's). */
+  datasets?: DatasetProvenance[];
   embedderName: string;
   embedder: Pick<Embedder, "name" | "id" | "dim" | "model">;
   run: Record<string, unknown>;
@@ -153,7 +155,7 @@ export async function writeExtendedFile(o: ExtendedFileSpec): Promise<void> {
     bootstrap: { samples: o.samples, seed: o.seed, unit: o.unit, method: "percentile" },
     significance: significanceBlock(o.seed, o.unit),
     runs: runs as ExtendedFile["runs"],
-    meta: meta(o.seed, Object.keys(runs), o.target, o.dataSha256, { strategies }),
+    meta: meta(o.seed, Object.keys(runs), o.target, o.dataSha256, { ...(o.datasets ? { datasets: o.datasets } : {}), strategies }),
   };
   await writeResultFile(path, "extended", doc);
 }

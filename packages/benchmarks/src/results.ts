@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { BUILTIN_STRATEGIES, GATE_FUSED_ALPHA, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder } from "@persode/core";
-import { gateRecord, type EmbedderRecord, type GateRecord, type GateSource, type ResultMeta, type StrategyRecord } from "@persode/results";
+import { findDataset } from "@persode/datasets";
+import { experimentDeclaration, gateRecord, type DatasetProvenance, type EmbedderRecord, type Experiment, type GateRecord, type GateSource, type ResultMeta, type StrategyRecord } from "@persode/results";
 import { writeFileAtomicExplained } from "@persode/util";
 
 /** Package identity recorded in every results file. */
@@ -83,8 +84,54 @@ export async function runsAfter<R extends object>(
  * The `meta` block closing every results file: package, version, seed, embedders, command, input data
  * hash, and for files with strategy tables the record of every strategy they report.
  */
-export function meta(seed: number, embedders: string[], target: string, dataSha256: string, extra: { audit_sha256?: string; strategies?: StrategyRecord[] } = {}): ResultMeta {
-  return { package: PACKAGE.name, version: PACKAGE.version, seed, embedders, generated_by: `pnpm bench ${target}`, data_sha256: dataSha256, ...extra };
+export function meta(
+  seed: number,
+  embedders: string[],
+  target: string,
+  dataSha256: string,
+  extra: { audit_sha256?: string; datasets?: DatasetProvenance[]; strategies?: StrategyRecord[] } = {},
+): ResultMeta {
+  const { audit_sha256, datasets, strategies } = extra;
+  return {
+    package: PACKAGE.name,
+    version: PACKAGE.version,
+    seed,
+    embedders,
+    generated_by: `pnpm bench ${target}`,
+    data_sha256: dataSha256,
+    ...(audit_sha256 !== undefined ? { audit_sha256 } : {}),
+    ...(datasets !== undefined ? { datasets } : {}),
+    ...(strategies !== undefined ? { strategies } : {}),
+  };
+}
+
+/**
+ * The provenance of the datasets an experiment declares (its declaration's `datasets`), from the dataset
+ * registry: id, title, file, sha256 and pinned source of each file. `read` gives the sha256 of the bytes the
+ * run actually read, per dataset id; it must equal the registry's pin (the loaders verify it, so a
+ * difference is a bug, refused here rather than recorded).
+ */
+export function declaredProvenance(experiment: Experiment, read: Readonly<Record<string, string>>): DatasetProvenance[] {
+  return experimentDeclaration(experiment).datasets.flatMap((id) => {
+    const d = findDataset(id);
+    if (d === undefined) throw new Error(`${experiment} declares dataset "${id}", which the registry (packages/datasets/src/declarations.ts) does not know`);
+    return registryProvenance(id, read[id]);
+  });
+}
+
+/** The registry's provenance of one dataset's files; `sha256`, when given, is what was read and must equal the pin. */
+export function registryProvenance(id: string, sha256?: string): DatasetProvenance[] {
+  const d = findDataset(id);
+  if (d === undefined) throw new Error(`dataset "${id}" is not in the registry (packages/datasets/src/declarations.ts)`);
+  return d.sources.map((s) => {
+    if (sha256 !== undefined && sha256 !== s.sha256) throw new Error(`${d.title}: the run read bytes with sha256 ${sha256}, not the pinned ${s.sha256}`);
+    return { id: d.id, title: d.title, file: s.fileName, sha256: s.sha256, source: s.url };
+  });
+}
+
+/** The provenance of the hand-labelled scenario Exp. 1–4 read (not a registry dataset: it is part of this repository). */
+export function scenarioProvenance(sha256: string): DatasetProvenance[] {
+  return [{ id: "scenario", title: "the hand-labelled scenario (docs/spec.md §7)", file: "scenario.json", sha256, source: "packages/benchmarks/data/scenario.json" }];
 }
 
 /**

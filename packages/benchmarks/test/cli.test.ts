@@ -7,7 +7,7 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EPIREC, LOCOMO, LOCOMO_AUDIT, loadLocomo, loadLocomoAudit } from "@persode/datasets";
+import { EPIREC, LOCOMO, LOCOMO_AUDIT, findDataset, loadLocomo, loadLocomoAudit, type PinnedDataset } from "@persode/datasets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EPIREC_FIXTURES,
@@ -33,6 +33,11 @@ const PAPER_RECORDS = [
   { key: "fused (Persode)", slug: "fused_persode", order: 3, built_in: true },
   { key: "gated (Persode)", slug: "gated_persode", order: 4, built_in: true },
 ];
+/** What a results file records about a pinned input (meta.datasets): the registry's title and the pin itself. */
+function pinnedProvenance(id: string, pin: PinnedDataset): Record<string, string> {
+  return { id, title: findDataset(id)!.title, file: pin.fileName, sha256: pin.sha256, source: pin.url };
+}
+
 const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
 
 let root: string;
@@ -199,7 +204,7 @@ describe("exp1 --out DIR", () => {
     expect(listFiles(out)).toEqual(["exp1_forgetting_curve.json", "timings.json"]);
     const file = json(join(out, "exp1_forgetting_curve.json"));
     const scenarioSha = createHash("sha256").update(readFileSync(fileURLToPath(new URL("../data/scenario.json", import.meta.url)))).digest("hex");
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: [], generated_by: "pnpm bench exp1", data_sha256: scenarioSha, reproducibility: { class: "exact" } });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: [], generated_by: "pnpm bench exp1", data_sha256: scenarioSha, datasets: [{ id: "scenario", title: "the hand-labelled scenario (docs/spec.md §7)", file: "scenario.json", sha256: scenarioSha, source: "packages/benchmarks/data/scenario.json" }], reproducibility: { class: "exact" } });
     expect(Object.keys(file).at(-1)).toBe("meta");
     expect(compareToReference(referenceJson("exp1_forgetting_curve"), file).mismatches).toEqual([]);
     expect(r.stdout).toContain("Exp. 1");
@@ -241,7 +246,7 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     const file = json(join(out, "exp5_locomo.json"));
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(LOCOMO.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "question", method: "percentile" });
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, strategies: PAPER_RECORDS, reproducibility: { class: "exact" } });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, datasets: [pinnedProvenance("locomo", LOCOMO)], strategies: PAPER_RECORDS, reproducibility: { class: "exact" } });
     expect(Object.keys(file)).toEqual(["benchmark", "protocol", "bootstrap", "runs", "meta"]);
     expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
   });
@@ -292,7 +297,7 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
 
   it("audited gold: recomputed here from the rankings files and the audit, the scores agree", async () => {
     const file = json(join(out, "exp5_locomo_audited.json"));
-    expect(file.meta).toMatchObject({ generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, audit_sha256: LOCOMO_AUDIT.sha256 });
+    expect(file.meta).toMatchObject({ generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, audit_sha256: LOCOMO_AUDIT.sha256, datasets: [pinnedProvenance("locomo", LOCOMO), pinnedProvenance("locomo-audit", LOCOMO_AUDIT)] });
     expect((file.benchmark as { audit: { data_sha256: string; license: string } }).audit).toMatchObject({ data_sha256: LOCOMO_AUDIT.sha256, license: "CC BY-NC 4.0" });
     const run0 = (file.runs as Record<string, Record<string, unknown>>).hashing!;
     const original = json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>;
@@ -415,7 +420,7 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
     const file = json(join(out, "exp6_epirec.json"));
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(EPIREC.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "probe", method: "percentile" });
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec", data_sha256: EPIREC.sha256, strategies: PAPER_RECORDS, reproducibility: { class: "exact" } });
+    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec", data_sha256: EPIREC.sha256, datasets: [pinnedProvenance("epirec", EPIREC)], strategies: PAPER_RECORDS, reproducibility: { class: "exact" } });
     expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
     const ref = referenceJson("exp6_epirec");
     const r = compareToReference({ ...ref, runs: { hashing: (ref.runs as Record<string, unknown>).hashing } }, file);

@@ -16,6 +16,7 @@ import {
 import { CachedEmbedder } from "../src/embedders/embedding-cache.js";
 import { createEmbedder, embedderNames } from "../src/embedders/registry.js";
 import { tinyBertFiles, tinyBertWeights, writeTinyBertModel } from "../src/embedders/tiny-bert.js";
+import { describeWithTransformers, HAS_TRANSFORMERS, itWithTransformers } from "./optional-peer.js";
 import { maxAbsDiff, norm, tinyModelFixture, type TinyModelFixture } from "./transformers-helpers.js";
 
 const TEXTS = [
@@ -32,6 +33,7 @@ let emb: TransformersEmbedder;
 
 beforeAll(async () => {
   fx = await tinyModelFixture();
+  if (!HAS_TRANSFORMERS) return; // the blocks that use `emb` are skipped (optional-peer.ts)
   emb = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache") });
 });
 
@@ -56,7 +58,7 @@ describe("tiny BERT generator", () => {
   });
 });
 
-describe("TransformersEmbedder through transformers.js on the tiny model", () => {
+describeWithTransformers("TransformersEmbedder through transformers.js on the tiny model", () => {
   it("reads its dimension from the model and returns unit-norm float64 vectors", async () => {
     expect(emb.name).toBe("minilm");
     expect(emb.dim).toBe(fx.info.hiddenSize);
@@ -176,7 +178,7 @@ describe("pooling, prefixes and roles", () => {
     expect(poolVectors(hidden, mask, 2, 2, 2, "mean", false).map((v) => Array.from(v))).toEqual([[2, 2.5], [0, 2]]);
   });
 
-  it("a role's prefix is prepended to the text before tokenisation; no prefix means both roles agree", async () => {
+  itWithTransformers("a role's prefix is prepended to the text before tokenisation; no prefix means both roles agree", async () => {
     const e5like = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, prefixes: { query: "query: ", document: "passage: " } });
     try {
       const t = TEXTS[1]!;
@@ -193,7 +195,7 @@ describe("pooling, prefixes and roles", () => {
     }
   });
 
-  it("the id names a pooling other than mean; a declared fingerprint is used as given, a malformed one refused", async () => {
+  itWithTransformers("the id names a pooling other than mean; a declared fingerprint is used as given, a malformed one refused", async () => {
     const cls = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, pooling: "cls", name: "tiny-cls", fingerprint: "0123456789abcdef" });
     try {
       expect(cls.id).toBe(`tiny-cls:${fx.info.modelId}@main:fp32:len256:0123456789abcdef:d32:cls`);
@@ -204,7 +206,7 @@ describe("pooling, prefixes and roles", () => {
     await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, fingerprint: "xyz" })).rejects.toThrow(/fingerprint must be 16/);
   });
 
-  it("the embedding cache keys on the model input: each role its own entry when prefixes differ", async () => {
+  itWithTransformers("the embedding cache keys on the model input: each role its own entry when prefixes differ", async () => {
     const cacheDir = join(fx.root, "emb-roles");
     const opts = { model: fx.info.modelId, modelDir: fx.modelRoot, cacheDir };
     const settings = { prefixes: { query: "query: ", document: "passage: " } };
@@ -234,7 +236,7 @@ describe("meanPoolNormalize", () => {
   });
 });
 
-describe("registry and cache wiring", () => {
+describeWithTransformers("registry and cache wiring", () => {
   it("registers minilm next to hashing and builds a cached embedder", async () => {
     expect(embedderNames()).toEqual(expect.arrayContaining(["hashing", "minilm"]));
     const cacheDir = join(fx.root, "emb-registry");
@@ -305,7 +307,7 @@ describe("model resolution: local folders only, one provisioning path", () => {
     }
   });
 
-  it("prefers the PERSODE_MODEL_DIR folder over a cached download of the same id", async () => {
+  itWithTransformers("prefers the PERSODE_MODEL_DIR folder over a cached download of the same id", async () => {
     const other = await tinyModelFixture(3);
     try {
       // The cache holds a different model under the same id; the local folder must win.
@@ -325,7 +327,7 @@ describe("model resolution: local folders only, one provisioning path", () => {
 });
 
 describe("writeTinyBertModel", () => {
-  it("writes the folder layout transformers.js expects", async () => {
+  itWithTransformers("writes the folder layout transformers.js expects", async () => {
     const dir = mkdtempSync(join(tmpdir(), "persode-tiny-"));
     try {
       const info = await writeTinyBertModel(dir, { modelId: "acme/tiny", hiddenSize: 8 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HAS_TRANSFORMERS, itWithTransformers } from "./optional-peer.js";
 
 /**
  * Which native libraries a fresh Node process has loaded after using the built package: hashing-only
@@ -57,7 +58,7 @@ describe("lazy loading of transformers.js / onnxruntime", () => {
     expect(out.native).toEqual([]);
   });
 
-  it("MiniLM use does load onnxruntime (the check above can see it)", async () => {
+  itWithTransformers("MiniLM use does load onnxruntime (the check above can see it)", async () => {
     const r = await runChild(`
       const { writeTinyBertModel } = await import(${JSON.stringify(testingDist)});
       const info = await writeTinyBertModel(${JSON.stringify(join(root, "models"))});
@@ -89,5 +90,29 @@ describe("lazy loading of transformers.js / onnxruntime", () => {
     expect(r.stderr).toContain('embedding model "Xenova/all-MiniLM-L6-v2"');
     expect(r.stderr).toContain(join(root, "empty", "Xenova", "all-MiniLM-L6-v2"));
     expect(JSON.parse(r.stdout)).toEqual({ native: [] });
+  });
+
+  // Runs only where the optional peer is absent (a packed install: README "Testing without the optional peer"):
+  // what such a user gets instead of a model is a clear error naming the fix, with hashing still working.
+  it.skipIf(HAS_TRANSFORMERS)("without the optional peer @huggingface/transformers, a neural embedder is a clear error naming the fix; hashing works", async () => {
+    const r = await runChild(`
+      const { writeTinyBertModel } = await import(${JSON.stringify(testingDist)});
+      const info = await writeTinyBertModel(${JSON.stringify(join(root, "models-no-peer"))});
+      const h = await core.createEmbedder("hashing");
+      const dim = (await h.embed("hello")).length;
+      try {
+        await core.createEmbedder("minilm", { model: info.modelId, cacheDir: ${JSON.stringify(join(root, "emb-no-peer"))} });
+        console.log("loaded?!");
+      } catch (e) {
+        console.error(e.name + ": " + e.message);
+        console.log(JSON.stringify({ dim, native: native() }));
+        process.exitCode = 2;
+      }`,
+      { PERSODE_MODEL_DIR: join(root, "models-no-peer"), PERSODE_OFFLINE: "1" },
+    );
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toContain("ModelUnavailableError: neural embedders need the optional dependency @huggingface/transformers");
+    expect(r.stderr).toContain("pnpm add @huggingface/transformers@4.3.2");
+    expect(JSON.parse(r.stdout)).toEqual({ dim: 256, native: [] });
   });
 });

@@ -72,8 +72,13 @@ function provenanceHtml(set: ResultSet, m: Manifest): string {
   for (const file of m.sources) {
     const doc = [...Object.values(set.docs), ...Object.values(set.extended)].find((d) => d!.file === file);
     if (!doc) continue;
-    // The strategy records are the tables' rows and slugs, not provenance: the line lists the rest of meta.
-    const meta = hasPath(doc, ["meta"]) ? getKeys(doc, ["meta"]).filter((k) => k !== "strategies").map((k) => `${k}: ${JSON.stringify(getValue(doc, ["meta", k]))}`).join("; ") : "no meta block";
+    // The strategy records are the tables' rows and slugs, not provenance: the line lists the rest of meta. The
+    // datasets are named by id, file and sha256 prefix (their sources, long URLs, are in each section's notes).
+    const metaField = (k: string): string =>
+      k === "datasets"
+        ? `datasets: ${(doc.data.meta.datasets ?? []).map((d) => `${d.id} ${d.file} (sha256 ${d.sha256.slice(0, 12)}…)`).join(", ")}`
+        : `${k}: ${JSON.stringify(getValue(doc, ["meta", k]))}`;
+    const meta = hasPath(doc, ["meta"]) ? getKeys(doc, ["meta"]).filter((k) => k !== "strategies").map(metaField).join("; ") : "no meta block";
     rows.push(`<tr><th scope="row"><a href="${escapeHtml(file)}">${escapeHtml(file)}</a></th><td>${escapeHtml(meta)}</td></tr>`);
   }
   return [

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { LONGMEMEVAL_PUBLISHED_CLAIMS } from "../src/published-claims.js";
 import { renderAll } from "../src/render-all.js";
 
 const dirs: string[] = [];
@@ -26,5 +27,9 @@ describe("Exp. 8 in the report", () => {
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { entries: { id: string; value: unknown }[] };
     expect(manifest.entries.find((e) => e.id === "exp8.official.turn.turn.recall_all@5")?.value).toBe(Number(turnAll5.toFixed(4)));
     expect(manifest.entries.some((e) => e.id === "exp8.hashing.gated_persode.evidence_recall@5")).toBe(true);
+    // the published figures stand beside ours as claims, each with its protocol and source
+    expect(md).toContain("Published LongMemEval_S retrieval figures — claims under their own protocols, not measured here");
+    for (const c of LONGMEMEVAL_PUBLISHED_CLAIMS) expect(md).toContain(`| ${c.system} | ${c.kind} | ${c.granularity} | ${c.measure} | ${c.k} | ${c.value.toFixed(4)} |`);
+    expect(md).toContain("The LongMemEval paper's own retrieval table is not listed");
   });
 });

@@ -4,11 +4,28 @@
  * envelope of every file (`meta`, the strategy records, the top-level blocks); the report's accessors
  * (`getNumber`, …) check each value they read and name the file and path when one is missing.
  */
+import type { Experiment } from "./experiments.js";
 import type { GateRecord, StrategyRecord } from "./records.js";
 import type { ReproducibilityRecord } from "./reproducibility.js";
 
 /** A value with its 95 % percentile-bootstrap interval. */
 export type Interval = [number, number];
+
+/**
+ * Where one input of a results file came from (issue 27): for a dataset of the registry (packages/datasets,
+ * `DATASETS`) its id, title, file name, sha256 and pinned source, written from that registry; for the
+ * hand-labelled scenario or a user's file (`--data`) the same fields with what is known of it.
+ */
+export interface DatasetProvenance {
+  /** Registry id (e.g. "locomo"), or "scenario" / "file" for an input outside the registry. */
+  id: string;
+  title: string;
+  /** File name (a `--data` file: the path as given). */
+  file: string;
+  sha256: string;
+  /** The pinned, commit-addressed URL; a repository path or "--data" for inputs outside the registry. */
+  source: string;
+}
 
 /** The block closing every results file: who wrote it, with which seed, runs and inputs. */
 export interface ResultMeta {
@@ -23,6 +40,8 @@ export interface ResultMeta {
   data_sha256: string;
   /** sha256 of the LoCoMo audit (the audited-gold file only). */
   audit_sha256?: string;
+  /** Provenance of every input dataset the file was computed from, in the order the experiment declares them. */
+  datasets?: DatasetProvenance[];
   /** Every strategy the file reports, in presentation order (files with strategy tables only). */
   strategies?: StrategyRecord[];
   /** Which values are exact and which model-derived (docs/reproducibility.md); set by writeResultFile. */
@@ -188,6 +207,11 @@ export interface ResultFileTypes {
   exp7: Exp7File;
   exp8: BenchmarkFile & { official: Record<string, unknown> };
 }
+
+/** Compiles only while `ResultFileTypes` has exactly one document type per declared experiment (experiments.ts). */
+type DeclaredDocumentTypes = [keyof ResultFileTypes] extends [Experiment] ? ([Experiment] extends [keyof ResultFileTypes] ? ResultFileTypes : never) : never;
+const everyDeclaredExperimentHasItsType: DeclaredDocumentTypes extends never ? false : true = true;
+void everyDeclaredExperimentHasItsType;
 
 /** Exp. 7's per-item scores: the paired inputs of every comparison, aligned on `probe_ids`. */
 export interface Exp7PerItemFile extends ResultDocument {

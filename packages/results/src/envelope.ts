@@ -4,37 +4,15 @@
  * well-formed strategy record per strategy it reports. The writer and the reader run the same check,
  * so benchmarks cannot write a file the report would refuse.
  */
+import { EXPERIMENT_DECLARATIONS, type Envelope, type Experiment, type StrategyTables } from "./experiments.js";
 import type { StrategyRecord } from "./records.js";
 import { reproducibilityProblems } from "./reproducibility.js";
 
-/** The kinds of results documents: each paper-format experiment, the extended files, the per-item scores, corpus files. */
-export type DocumentKind =
-  | "exp1"
-  | "exp2"
-  | "exp3"
-  | "exp4"
-  | "exp5"
-  | "exp5-audit"
-  | "exp6"
-  | "exp7"
-  | "exp8"
-  | "exp7-per-item"
-  | "extended"
-  | "corpus";
+/** The kinds of results documents: each declared experiment's paper-format file, the extended files, the per-item scores, corpus files. */
+export type DocumentKind = Experiment | "exp7-per-item" | "extended" | "corpus";
 
-/** Where a kind's strategy keys live: the file's per-run strategy tables, or Exp. 3's conditions. */
-type StrategyTables = "runs" | "conditions" | "none";
-
-const ENVELOPES: Readonly<Record<DocumentKind, { blocks: readonly string[]; strategies: StrategyTables }>> = {
-  exp1: { blocks: ["lambda_per_day", "retention_at_6_days", "half_life_days", "retention_samples", "strength_at_30_days", "curves"], strategies: "none" },
-  exp2: { blocks: ["rankings", "weightings", "focus", "findings"], strategies: "none" },
-  exp3: { blocks: ["protocol", "conditions", "alpha_curve", "salience_prioritization", "findings"], strategies: "conditions" },
-  exp4: { blocks: ["personalization", "journals"], strategies: "none" },
-  exp5: { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
-  "exp5-audit": { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
-  exp6: { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
-  exp7: { blocks: ["benchmark", "protocol", "bootstrap", "significance", "runs"], strategies: "none" },
-  exp8: { blocks: ["benchmark", "protocol", "bootstrap", "official", "runs"], strategies: "runs" },
+const ENVELOPES: Readonly<Record<DocumentKind, Envelope>> = {
+  ...(Object.fromEntries(EXPERIMENT_DECLARATIONS.map((d): [string, Envelope] => [d.id, d.envelope])) as Record<Experiment, Envelope>),
   "exp7-per-item": { blocks: ["probe_ids", "runs"], strategies: "none" },
   extended: { blocks: ["benchmark", "protocol", "bootstrap", "significance", "runs"], strategies: "runs" },
   corpus: { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
@@ -54,6 +32,15 @@ export function envelopeProblems(kind: DocumentKind, data: unknown): string[] {
   for (const k of ["package", "version", "generated_by", "data_sha256"]) if (typeof meta[k] !== "string") problems.push(`meta.${k}: must be a string`);
   if (typeof meta.seed !== "number" || !Number.isInteger(meta.seed)) problems.push("meta.seed: must be an integer");
   if (!Array.isArray(meta.embedders) || !meta.embedders.every((e) => typeof e === "string")) problems.push("meta.embedders: must be an array of run keys");
+  if (meta.datasets !== undefined) {
+    if (!Array.isArray(meta.datasets)) problems.push("meta.datasets: must be an array of {id, title, file, sha256, source}");
+    else
+      meta.datasets.forEach((d, i) => {
+        if (!isObject(d)) return void problems.push(`meta.datasets[${i}]: must be an object {id, title, file, sha256, source}`);
+        for (const k of ["id", "title", "file", "source"]) if (typeof d[k] !== "string" || d[k] === "") problems.push(`meta.datasets[${i}].${k}: must be a non-empty string`);
+        if (typeof d.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(d.sha256)) problems.push(`meta.datasets[${i}].sha256: must be 64 lower-case hex digits`);
+      });
+  }
   // written by every writer since the reproducibility contract; a file from before it is read as exact
   if (meta.reproducibility !== undefined) problems.push(...reproducibilityProblems(data));
   if (spec.strategies === "none") {

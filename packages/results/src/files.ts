@@ -3,26 +3,13 @@
  * here, so the writer and the reader cannot disagree (docs/results-format.md).
  */
 
-/** The experiments with a paper-format results file, in the order the report presents them (Exp. 8's is written only by `pnpm bench exp8`, never by `all`). */
-export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp5-audit", "exp6", "exp7", "exp8"] as const;
-/** One experiment key. */
-export type Experiment = (typeof EXPERIMENTS)[number];
+import { EXPERIMENT_DECLARATIONS, experimentDeclaration, type Experiment, type ExperimentRunner } from "./experiments.js";
 
 /** The run key of the hashing embedder: its Exp. 3 and 4 files keep the reference's names. */
 export const HASHING_RUN = "hashing";
 
-/** The paper-format results file of each experiment (docs/spec.md §7). */
-export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
-  exp1: "exp1_forgetting_curve.json",
-  exp2: "exp2_memory_scoring.json",
-  exp3: "exp3_retrieval.json",
-  exp4: "exp4_journals.json",
-  exp5: "exp5_locomo.json",
-  "exp5-audit": "exp5_locomo_audited.json",
-  exp6: "exp6_epirec.json",
-  exp7: "exp7_estimators.json",
-  exp8: "exp8_longmemeval.json",
-};
+/** The paper-format results file of each experiment (docs/spec.md §7), from its declaration. */
+export const RESULT_FILES: Readonly<Record<Experiment, string>> = Object.freeze(Object.fromEntries(EXPERIMENT_DECLARATIONS.map((d) => [d.id, d.file])) as Record<Experiment, string>);
 
 /** The experiments whose files hold one run per embedder in a single file. */
 export type ExtendedExperiment = "exp5" | "exp6";
@@ -76,7 +63,7 @@ export function corpusFiles(slug: string): { results: string; extended: string; 
   return { results: `corpus_${slug}.json`, extended: `corpus_${slug}_extended.json`, rankings: `corpus_${slug}_rankings` };
 }
 
-/** The `pnpm bench` target that writes an experiment's results file (Exp. 5 writes both LoCoMo files). */
-export function benchTarget(e: Experiment): string {
-  return e === "exp5-audit" ? "exp5" : e;
+/** The `pnpm bench` target that writes an experiment's results file, from its declaration (Exp. 5 writes both LoCoMo files). */
+export function benchTarget(e: Experiment): ExperimentRunner {
+  return experimentDeclaration(e).runner;
 }

@@ -3,8 +3,19 @@
  * strategy and gate records, the envelope check, the one writer benchmarks uses and the one reader
  * the report uses (docs/results-format.md). Depends on nothing but @persode/util.
  */
+/** Experiments as declarations: the one list every file name, document kind, runner and report module derives from or is checked against. */
 export {
+  EXPERIMENT_DECLARATIONS,
   EXPERIMENTS,
+  experimentDeclaration,
+  experimentsReading,
+  type Experiment,
+  type ExperimentDeclaration,
+  type ExperimentRunner,
+  type Envelope,
+  type StrategyTables,
+} from "./experiments.js";
+export {
   HASHING_RUN,
   RESULT_FILES,
   EXTENDED_FILES,
@@ -16,7 +27,6 @@ export {
   rankingsStem,
   corpusFiles,
   benchTarget,
-  type Experiment,
   type ExtendedExperiment,
   type PerRunExperiment,
 } from "./files.js";
@@ -24,6 +34,7 @@ export { strategyRecords, gateRecord, type StrategyRecord, type GateRecord, type
 export type {
   Interval,
   ResultMeta,
+  DatasetProvenance,
   ResultDocument,
   BootstrapRecord,
   EmbedderRecord,

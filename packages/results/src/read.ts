@@ -7,7 +7,8 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ResultDocument, ResultFileTypes } from "./documents.js";
 import { envelopeProblems, type DocumentKind } from "./envelope.js";
-import { EXPERIMENTS, EXTENDED_FILES, RESULT_FILES, benchTarget, perRunKeyOf, type Experiment, type ExtendedExperiment } from "./files.js";
+import { EXPERIMENTS, type Experiment } from "./experiments.js";
+import { EXTENDED_FILES, RESULT_FILES, benchTarget, perRunKeyOf, type ExtendedExperiment } from "./files.js";
 import { formatPath, resolvePath, type PathSegment } from "./json-path.js";
 import type { StrategyRecord } from "./records.js";
 

@@ -12,9 +12,9 @@ import {
   type Embedder,
 } from "@persode/core";
 import { perRunFile, writeResultFile } from "@persode/results";
-import { meta, writeAtomic } from "../results.js";
+import { meta, scenarioProvenance, writeAtomic } from "../results.js";
 import { loadScenario, scenarioStore, type Scenario } from "../scenario.js";
-import type { Experiment } from "./experiment.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 
 /**
  * Exp. 4 — dual-template generation (paper §4.3): for both utterances and both onboarding profiles,
@@ -83,17 +83,15 @@ export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{
   };
 }
 
-export const exp4: Experiment = {
-  id: "exp4",
+export const exp4: ExperimentRunnerModule = {
   paperOnly: true,
   aliases: ["journals", "templates"],
   options: ["embedder", "model", "dtype"],
-  title: "Exp. 4 — dual-template generation",
   async run(ctx) {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
     const file = perRunFile("exp4", ctx.embedderName);
     const mdFile = perRunFile("exp4", ctx.embedderName, ".md");
-    await writeResultFile(join(ctx.out, file), "exp4", { ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256) });
+    await writeResultFile(join(ctx.out, file), "exp4", { ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }) });
     await writeAtomic(join(ctx.out, mdFile), markdown);
     const p = json.personalization as { descriptor_coverage: { present: number; total: number }; profiles_differ: boolean; shared_mood_cue: boolean };
     return {

@@ -1,16 +1,14 @@
 import { join } from "node:path";
 import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile, type AuditedFile } from "@persode/results";
-import { describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, strategyRecordsOfRuns, writeAtomic } from "../results.js";
-import type { Experiment } from "./experiment.js";
+import { declaredProvenance, describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, strategyRecordsOfRuns, writeAtomic } from "../results.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 import { writeExtendedFile } from "../extended-results.js";
 
-export const exp5: Experiment = {
-  id: "exp5",
+export const exp5: ExperimentRunnerModule = {
   aliases: ["locomo"],
-  title: "Exp. 5 — LoCoMo evidence retrieval",
   async run(ctx) {
     const data = await ctx.locomo();
     // The audit is checked against LoCoMo before anything runs, so a bad audit file writes nothing.
@@ -45,7 +43,7 @@ export const exp5: Experiment = {
         protocol: EXP5_PROTOCOL,
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
         runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { strategies: records }),
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { datasets: declaredProvenance("exp5", { locomo: data.sha256 }), strategies: records }),
       });
     }
     await writeResultFile(auditPath, "exp5-audit", {
@@ -65,7 +63,7 @@ export const exp5: Experiment = {
         protocol: { ...EXP5_PROTOCOL, audited_gold: EXP5_AUDIT_PROTOCOL },
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
         runs: auditRuns,
-        meta: meta(ctx.seed, Object.keys(auditRuns), ctx.target, data.sha256, { audit_sha256: audit.sha256, strategies: auditRecords }),
+        meta: meta(ctx.seed, Object.keys(auditRuns), ctx.target, data.sha256, { audit_sha256: audit.sha256, datasets: declaredProvenance("exp5-audit", { locomo: data.sha256, "locomo-audit": audit.sha256 }), strategies: auditRecords }),
     });
     const strategies = r.run.strategies as Record<string, Record<string, number>>;
     const auditedStrategies = audited.strategies as Record<string, { audited_minus_original: Record<string, { original: number; audited: number; diff: number }> }>;
@@ -81,6 +79,7 @@ export const exp5: Experiment = {
       samples: ctx.samples,
       target: ctx.target,
       dataSha256: data.sha256,
+      datasets: declaredProvenance("exp5", { locomo: data.sha256 }),
       embedderName: ctx.embedderName,
       embedder,
       run: r.extended,

@@ -3,13 +3,11 @@ import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
 import { writeExtendedFile } from "../extended-results.js";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile } from "@persode/results";
-import { meta, runsAfter, writeAtomic } from "../results.js";
-import type { Experiment } from "./experiment.js";
+import { declaredProvenance, meta, runsAfter, writeAtomic } from "../results.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 
-export const exp6: Experiment = {
-  id: "exp6",
+export const exp6: ExperimentRunnerModule = {
   aliases: ["epirec"],
-  title: "Exp. 6 — EpiRec v1.0 episodic recall",
   async run(ctx) {
     const corpus = await ctx.epirec();
     const embedder = await ctx.embedder();
@@ -34,7 +32,7 @@ export const exp6: Experiment = {
         },
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
         runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, { strategies: records }),
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, { datasets: declaredProvenance("exp6", { epirec: corpus.sha256 }), strategies: records }),
       });
     }
     const extFile = EXTENDED_FILES.exp6;
@@ -49,6 +47,7 @@ export const exp6: Experiment = {
       samples: ctx.samples,
       target: ctx.target,
       dataSha256: corpus.sha256,
+      datasets: declaredProvenance("exp6", { epirec: corpus.sha256 }),
       embedderName: ctx.embedderName,
       embedder,
       run: r.extended,

@@ -11,8 +11,8 @@ import { EPISODIC_PROTOCOL } from "../episodic.js";
 import { mean } from "../metrics.js";
 import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/correlation.js";
 import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, reproducibilityOf, writeResultFile, writeResultText, type SignificanceRecord } from "@persode/results";
-import { libraryGate, meta, runsAfter } from "../results.js";
-import type { Experiment } from "./experiment.js";
+import { declaredProvenance, libraryGate, meta, runsAfter } from "../results.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 
 /** Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per estimator. */
 function memoized(est: EmotionEstimator): EmotionEstimator {
@@ -147,10 +147,8 @@ function formatPerProbe(obj: unknown): string {
   return formatResultJson(obj).replace(/\[\n\s+([^\]{}]*?)\n\s+\]/g, (_, body: string) => `[${body.split(/,\n\s+/).join(", ")}]`);
 }
 
-export const exp7: Experiment = {
-  id: "exp7",
+export const exp7: ExperimentRunnerModule = {
   aliases: ["estimators"],
-  title: "Exp. 7 — which emotion estimator makes salience earn its keep",
   async run(ctx) {
     const corpus = await ctx.epirec();
     const emobank = await loadEmoBank();
@@ -223,6 +221,7 @@ export const exp7: Experiment = {
       ...EPISODIC_PROTOCOL,
     };
     const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" as const };
+    const datasets = declaredProvenance("exp7", { epirec: corpus.sha256, emobank: emobank.sha256, locomo: locomo.sha256 });
     const perProbePath = join(ctx.out, EXP7_PER_ITEM_FILE);
     const { runs: perProbeRuns } = await runsAfter(perProbePath, dataSha, ctx, ctx.embedderName, embedder, {
       hits_at_3: Object.fromEntries([...table.hits].map(([k, v]) => [k, Array.from(v)])),
@@ -241,11 +240,11 @@ export const exp7: Experiment = {
         benchmark: { data_sha256: dataSha },
         bootstrap,
         runs: perProbeRuns,
-        meta: meta(ctx.seed, Object.keys(perProbeRuns), ctx.target, dataSha),
+        meta: meta(ctx.seed, Object.keys(perProbeRuns), ctx.target, dataSha, { datasets }),
       },
       formatPerProbe,
     );
-    await writeResultFile(path, "exp7", { benchmark, protocol, bootstrap, significance: significanceBlock(ctx.seed), runs, meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha) });
+    await writeResultFile(path, "exp7", { benchmark, protocol, bootstrap, significance: significanceBlock(ctx.seed), runs, meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha, { datasets }) });
     const summary: [string, string][] = estimators.map((e) => {
       const q = quality[e.name]!;
       const fusedR = retrieval[columnKey(e.name, "fused")]!.reflective!;

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { LONGMEMEVAL_S } from "@persode/datasets";
 import { RESULT_FILES, writeResultFile, type DocumentTypes } from "@persode/results";
-import { describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, strategyRecordsOfRuns, writeAtomic } from "../results.js";
-import type { Experiment } from "./experiment.js";
+import { describeEmbedder, meta, mergeRuns, registryProvenance, mergeablePrevious, readPrevious, strategyRecordsOfRuns, writeAtomic } from "../results.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 import { EXP8_OFFICIAL_PROTOCOL, EXP8_PERSODE_PROTOCOL, runExp8 } from "./exp8-longmemeval.js";
 
 /** Exp. 8's results file (not among the committed results: the real data is not redistributable here, see README). */
@@ -10,10 +10,8 @@ export const EXP8_FILE = RESULT_FILES.exp8;
 /** Folder of Exp. 8's official-protocol rankings (one JSONL per granularity: question_id, ranked_ids). */
 export const EXP8_RANKINGS_DIR = "rankings/exp8";
 
-export const exp8: Experiment = {
-  id: "exp8",
+export const exp8: ExperimentRunnerModule = {
   aliases: ["longmemeval"],
-  title: "Exp. 8 — LongMemEval retrieval (official protocol and Persode's)",
   options: ["embedder", "model", "dtype", "seed", "samples", "data"],
   inAll: false,
   async run(ctx) {
@@ -44,7 +42,12 @@ export const exp8: Experiment = {
       bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
       official: r.official.block,
       runs,
-      meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { strategies: strategyRecordsOfRuns(runs, previous) }),
+      meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, {
+        datasets: data.provenance.pinned
+          ? registryProvenance(data.provenance.dataset, data.sha256)
+          : [{ id: "file", title: "a LongMemEval-format file (--data), not the official data", file: data.provenance.file, sha256: data.sha256, source: "--data" }],
+        strategies: strategyRecordsOfRuns(runs, previous),
+      }),
     };
     await writeResultFile(path, "exp8", doc as unknown as DocumentTypes["exp8"]);
     const o = (r.official.block["flat-bm25"] as { turn: { metrics: Record<string, Record<string, number>> }; session: { metrics: Record<string, Record<string, number>> } });

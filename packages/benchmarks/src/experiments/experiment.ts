@@ -1,4 +1,5 @@
 import type { Embedder } from "@persode/core";
+import type { ExperimentRunner } from "@persode/results";
 import type { EpisodicCorpus, LocomoDataset, LongMemEvalDataset, LongMemEvalProvenance } from "@persode/datasets";
 
 /** What every experiment gets from the runner: where to write, which embedder, seeds, data. */
@@ -37,11 +38,18 @@ export interface ExperimentReport {
   counters?: Record<string, number>;
 }
 
-/** One experiment of the evaluation; adding an experiment is one module and one registry line. */
-export interface Experiment {
-  id: string;
-  aliases: readonly string[];
+/**
+ * One experiment of the evaluation as `pnpm bench` runs it: its runner module registered against a declared
+ * `pnpm bench` target (`EXPERIMENT_DECLARATIONS` in @persode/results), with the id and title of that declaration.
+ */
+export interface Experiment extends ExperimentRunnerModule {
+  id: ExperimentRunner;
   title: string;
+}
+
+/** What a runner module provides; its id and title come from its declaration (experiments/index.ts registers it). */
+export interface ExperimentRunnerModule {
+  aliases: readonly string[];
   /**
    * The `pnpm bench` options the experiment reads besides --out and --plugin (e.g. "embedder",
    * "seed"); any other option on a run of this experiment alone is a usage error. Omitted: all.

@@ -1,22 +1,20 @@
 import { join } from "node:path";
 import { RESULT_FILES, perRunFile, writeResultFile } from "@persode/results";
-import { describeEmbedder, meta, strategyRecordsFor } from "../results.js";
+import { describeEmbedder, meta, scenarioProvenance, strategyRecordsFor } from "../results.js";
 import { loadScenario } from "../scenario.js";
 import { runExp1 } from "./exp1-forgetting.js";
 import { runExp2 } from "./exp2-scoring.js";
 import { runExp3 } from "./exp3-retrieval.js";
-import type { Experiment } from "./experiment.js";
+import type { ExperimentRunnerModule } from "./experiment.js";
 
-export const exp1: Experiment = {
-  id: "exp1",
+export const exp1: ExperimentRunnerModule = {
   paperOnly: true,
   aliases: ["forgetting"],
   options: [],
-  title: "Exp. 1 — forgetting curve and consolidation",
   async run(ctx) {
     const r = runExp1(loadScenario());
     const file = RESULT_FILES.exp1;
-    await writeResultFile(join(ctx.out, file), "exp1", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) });
+    await writeResultFile(join(ctx.out, file), "exp1", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }) });
     const s = r.strength_at_30_days;
     return {
       files: [file],
@@ -29,16 +27,14 @@ export const exp1: Experiment = {
   },
 };
 
-export const exp2: Experiment = {
-  id: "exp2",
+export const exp2: ExperimentRunnerModule = {
   paperOnly: true,
   aliases: ["scoring"],
   options: [],
-  title: "Exp. 2 — Eq. 1 weight ablation",
   async run(ctx) {
     const r = runExp2(loadScenario());
     const file = RESULT_FILES.exp2;
-    await writeResultFile(join(ctx.out, file), "exp2", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256) });
+    await writeResultFile(join(ctx.out, file), "exp2", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }) });
     const f = r.focus;
     return {
       files: [file],
@@ -47,12 +43,10 @@ export const exp2: Experiment = {
   },
 };
 
-export const exp3: Experiment = {
-  id: "exp3",
+export const exp3: ExperimentRunnerModule = {
   paperOnly: true,
   aliases: ["retrieval"],
   options: ["embedder", "model", "dtype"],
-  title: "Exp. 3 — salience-aware retrieval on the scenario",
   async run(ctx) {
     const embedder = await ctx.embedder();
     const r = await runExp3(loadScenario(), embedder);
@@ -60,7 +54,7 @@ export const exp3: Experiment = {
     // A model's run records which weights produced it; the hashing file keeps the reference's shape.
     const identity = embedder.model ? { embedder: describeEmbedder(embedder) } : {};
     const strategies = strategyRecordsFor(Object.keys(r.conditions.vague));
-    await writeResultFile(join(ctx.out, file), "exp3", { ...r, ...identity, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { strategies }) });
+    await writeResultFile(join(ctx.out, file), "exp3", { ...r, ...identity, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256), strategies }) });
     const c = r.conditions as Record<string, Record<string, Record<string, unknown>>>;
     const summary: [string, string][] = Object.keys(c.vague!).map((k) => {
       const v = c.vague![k]!;

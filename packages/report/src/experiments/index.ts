@@ -1,5 +1,5 @@
 /** Every experiment of the report, in presentation order (the README, the HTML report and the manifest follow it). */
-import type { ResultSet } from "@persode/results";
+import { EXPERIMENTS, type Experiment, type ResultDoc, type ResultSet } from "@persode/results";
 import type { Section, SectionId } from "../content.js";
 import type { FigureSpec } from "../figures/common.js";
 import type { ManifestRecorder } from "../manifest.js";
@@ -36,13 +36,59 @@ function binder<D>(e: ReportExperiment<D>): Binder {
     id: e.id,
     bind(set) {
       const d = e.select(set);
-      return d === undefined ? undefined : { id: e.id, files: e.files(d), section: (rec) => e.section(d, rec), figures: () => e.figures(d) };
+      if (d === undefined) return undefined;
+      const files = e.files(d);
+      return { id: e.id, files, section: (rec) => withProvenance(e.section(d, rec), docsIn(set, files)), figures: () => e.figures(d) };
     },
   };
 }
 
-/** The report's experiments, in the order they are presented. */
-const REPORT_EXPERIMENTS: readonly Binder[] = [binder(exp1), binder(exp2), binder(exp3), binder(exp4), binder(exp5), binder(exp5Audit), binder(exp6), binder(exp7), binder(beyond), binder(embedders), binder(exp8)];
+/** The documents of `set` named in `files`, in that order. */
+function docsIn(set: ResultSet, files: readonly string[]): ResultDoc[] {
+  const all = [...Object.values(set.docs), ...Object.values(set.extended), ...set.exp3Models.map((m) => m.doc)].filter((x): x is ResultDoc => x !== undefined);
+  return files.flatMap((f) => all.filter((doc) => doc.file === f));
+}
+
+/**
+ * A section with the provenance of the datasets its files were computed from (their `meta.datasets`, which
+ * benchmarks writes from the dataset registry) as one closing note; files written before provenance was recorded add none.
+ */
+function withProvenance(section: Section, docs: readonly ResultDoc[]): Section {
+  const lines: string[] = [];
+  for (const doc of docs) {
+    for (const p of doc.data.meta.datasets ?? []) {
+      const line = `${p.title}: ${p.file}, sha256 ${p.sha256}, ${p.source}`;
+      if (!lines.includes(line)) lines.push(line);
+    }
+  }
+  return lines.length ? { ...section, notes: [...section.notes, { label: "Dataset provenance", text: lines.join("\n") }] } : section;
+}
+
+/** The report module of each declared experiment (EXPERIMENT_DECLARATIONS in @persode/results; the compiler refuses a declared id without one). */
+const MODULES: { readonly [E in Experiment]: Binder } = {
+  exp1: binder(exp1),
+  exp2: binder(exp2),
+  exp3: binder(exp3),
+  exp4: binder(exp4),
+  exp5: binder(exp5),
+  "exp5-audit": binder(exp5Audit),
+  exp6: binder(exp6),
+  exp7: binder(exp7),
+  exp8: binder(exp8),
+};
+
+/** The report's own sections, which read several experiments' files, each presented after the experiment named. */
+const CROSS_SECTIONS: ReadonlyArray<{ after: Experiment; binder: Binder }> = [
+  { after: "exp7", binder: binder(beyond) },
+  { after: "exp7", binder: binder(embedders) },
+];
+
+/** The report's experiments, in the order they are presented: the declarations' order, each followed by the cross sections placed after it. */
+const REPORT_EXPERIMENTS: readonly Binder[] = EXPERIMENTS.flatMap((id) => {
+  const m = MODULES[id];
+  if (m.id !== id) throw new Error(`the report module registered for ${id} is ${m.id}'s`);
+  return [m, ...CROSS_SECTIONS.filter((c) => c.after === id).map((c) => c.binder)];
+});
 
 /** The experiments whose results are present in `set`, each bound to its documents, in presentation order. */
 export function presentReportExperiments(set: ResultSet): PresentExperiment[] {

@@ -1,7 +1,9 @@
 /** Exp. 8 section: LongMemEval under the official protocol (flat-bm25) and Persode's (every strategy), as far as results are present (docs/spec.md §7 Exp. 8). */
 import { getKeys, getNumber, getString, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
 import { strong, type Cell, type Inline, type Section } from "../content.js";
+import { fixed } from "../format.js";
 import type { ManifestRecorder } from "../manifest.js";
+import { LONGMEMEVAL_PUBLISHED_CLAIMS } from "../published-claims.js";
 import { bootstrapSentence, datasetNotes, embedderCaption, embeddersOf, toleranceOf, valueWithCi } from "./common.js";
 
 const OFFICIAL_KS = [1, 5, 10] as const;
@@ -52,6 +54,23 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       " without a user-side evidence turn. Equal BM25 scores could change the metrics of ",
       rec.num(doc, [...t, "tie_sensitive_questions"], "exp8.official.turn.tie_sensitive_questions", 0),
       " questions at turn level (the file gives every average with ties broken for and against the evidence).",
+    ],
+  });
+  // Published figures beside ours: claims, each under its own protocol (published-claims.ts).
+  blocks.push({
+    kind: "table",
+    caption: "Published LongMemEval_S retrieval figures — claims under their own protocols, not measured here",
+    header: ["system", "kind", "granularity", "measure", "k", "value", "question set", "setup", "source"],
+    numeric: [false, false, false, false, true, true, false, false, false],
+    rows: LONGMEMEVAL_PUBLISHED_CLAIMS.map((c) => [[c.system], [c.kind], [c.granularity], [c.measure], [String(c.k)], [fixed(c.value, 4)], [c.questionSet], [c.setup], [{ code: c.source }]]),
+  });
+  blocks.push({
+    kind: "paragraph",
+    parts: [
+      strong("Published figures."),
+      " Each was measured its own way (what is ranked, which questions are averaged, what is indexed), so none is directly comparable with the tables above; the closest to the official protocol's session ",
+      { code: "recall_any@5" },
+      " are the session-level ones, and those still average over other question sets. The LongMemEval paper's own retrieval table is not listed: no copy of it could be checked here.",
     ],
   });
   // (b) Persode's protocol.
