@@ -1,5 +1,5 @@
 import { LexiconAnalyzer } from "./analyzer.js";
-import { blasDot, blasNorm, fma, reduceLanes } from "./embedders/blas-dot.js";
+import { blasDot, blasNorm, fma, laneDot, reduceLanes } from "./embedders/blas-dot.js";
 import { clip } from "./numeric.js";
 import { salience as salienceOf, type ScoringWeights } from "./scorer.js";
 
@@ -99,7 +99,7 @@ export class RankingContext {
     return this.intensity;
   }
 
-  /** cosine(query, memory) for every memory (docs/spec.md §4: 0 when a norm is 0), numpy-exact. */
+  /** cosine(query, memory) for every memory (docs/spec.md §4: 0 when a norm is 0): numpy-exact for exact embedders, laneDot for model vectors. */
   similarity(): Float64Array {
     if (this.sim) return this.sim;
     const { size, dim, vectors, norms } = this.columns;
@@ -137,9 +137,11 @@ export class RankingContext {
       }
       for (let i = 0; i < size; i++) if (norms[i] !== 0) out[i] = dots[i]! / (qn * norms[i]!);
     } else {
+      // Model vectors (tieEpsilon > 0: compared within tolerance) take the fast kernel; exact embedders keep numpy's.
+      const dot = (this.params.tieEpsilon ?? 0) > 0 ? laneDot : blasDot;
       for (let i = 0; i < size; i++) {
         const mn = norms[i]!;
-        if (mn !== 0) out[i] = blasDot(q, vectors, dim, 0, i * dim) / (qn * mn);
+        if (mn !== 0) out[i] = dot(q, vectors, dim, 0, i * dim) / (qn * mn);
       }
     }
     this.sim = out;
