@@ -6,11 +6,7 @@ import { writeFileAtomicExplained } from "@persode/util";
 /** Package identity recorded in every results file. */
 const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
 
-/** The default seed of the harness's own bootstrap CIs (the EpiRec evaluator's seed). */
-export const DEFAULT_SEED = 20260713;
-
-/** Resamples of the harness's own bootstrap CIs. */
-export const DEFAULT_SAMPLES = 2000;
+export { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
 
 /**
  * Write a file atomically (temp file + rename): never a partial file. A write the file system refuses

@@ -3,14 +3,13 @@ import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile, type AuditedFile } from "@persode/results";
 import { describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, strategyRecordsOfRuns, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
+import { EXPERIMENT_INFO } from "./catalog.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 import { writeExtendedFile } from "../extended-results.js";
 
 export const exp5: Experiment = {
-  id: "exp5",
-  aliases: ["locomo"],
-  title: "Exp. 5 — LoCoMo evidence retrieval",
+  ...EXPERIMENT_INFO.exp5,
   async run(ctx) {
     const data = await ctx.locomo();
     // The audit is checked against LoCoMo before anything runs, so a bad audit file writes nothing.

@@ -5,11 +5,10 @@ import { writeExtendedFile } from "../extended-results.js";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile } from "@persode/results";
 import { meta, runsAfter, writeAtomic } from "../results.js";
 import type { Experiment } from "./experiment.js";
+import { EXPERIMENT_INFO } from "./catalog.js";
 
 export const exp6: Experiment = {
-  id: "exp6",
-  aliases: ["epirec"],
-  title: "Exp. 6 — EpiRec v1.0 episodic recall",
+  ...EXPERIMENT_INFO.exp6,
   async run(ctx) {
     const corpus = await ctx.epirec();
     const embedder = await ctx.embedder();

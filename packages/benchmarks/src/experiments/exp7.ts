@@ -13,6 +13,7 @@ import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/co
 import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, reproducibilityOf, writeResultFile, writeResultText, type SignificanceRecord } from "@persode/results";
 import { libraryGate, meta, runsAfter } from "../results.js";
 import type { Experiment } from "./experiment.js";
+import { EXPERIMENT_INFO } from "./catalog.js";
 
 /**
  * Estimators whose estimate of a text depends on the text alone (no embedder, no fitted model): their estimates
@@ -164,9 +165,7 @@ function formatPerProbe(obj: unknown): string {
 }
 
 export const exp7: Experiment = {
-  id: "exp7",
-  aliases: ["estimators"],
-  title: "Exp. 7 — which emotion estimator makes salience earn its keep",
+  ...EXPERIMENT_INFO.exp7,
   async run(ctx) {
     const corpus = await ctx.epirec();
     const emobank = await loadEmoBank();

@@ -6,13 +6,10 @@ import { runExp1 } from "./exp1-forgetting.js";
 import { runExp2 } from "./exp2-scoring.js";
 import { runExp3 } from "./exp3-retrieval.js";
 import type { Experiment } from "./experiment.js";
+import { EXPERIMENT_INFO } from "./catalog.js";
 
 export const exp1: Experiment = {
-  id: "exp1",
-  paperOnly: true,
-  aliases: ["forgetting"],
-  options: [],
-  title: "Exp. 1 — forgetting curve and consolidation",
+  ...EXPERIMENT_INFO.exp1,
   async run(ctx) {
     const r = runExp1(loadScenario());
     const file = RESULT_FILES.exp1;
@@ -30,11 +27,7 @@ export const exp1: Experiment = {
 };
 
 export const exp2: Experiment = {
-  id: "exp2",
-  paperOnly: true,
-  aliases: ["scoring"],
-  options: [],
-  title: "Exp. 2 — Eq. 1 weight ablation",
+  ...EXPERIMENT_INFO.exp2,
   async run(ctx) {
     const r = runExp2(loadScenario());
     const file = RESULT_FILES.exp2;
@@ -48,11 +41,7 @@ export const exp2: Experiment = {
 };
 
 export const exp3: Experiment = {
-  id: "exp3",
-  paperOnly: true,
-  aliases: ["retrieval"],
-  options: ["embedder", "model", "dtype"],
-  title: "Exp. 3 — salience-aware retrieval on the scenario",
+  ...EXPERIMENT_INFO.exp3,
   async run(ctx) {
     const embedder = await ctx.embedder();
     const r = await runExp3(loadScenario(), embedder);
