@@ -9,6 +9,7 @@ import { pyRound } from "@persode/util";
 import { exactMean } from "../stats/exact-mean.js";
 import { PyRandom } from "../stats/mt19937.js";
 import { percentileCIOfDraws } from "../stats/python-bootstrap.js";
+import { inPhase } from "../phases.js";
 import { indexCorpus, type EvaluatedCorpus, type IndexedProbe } from "./corpus-index.js";
 import { PyDict, PyFloat, pyJsonDumps, type PyJson } from "./python-json.js";
 import { validateRankings } from "./rankings.js";
@@ -108,10 +109,10 @@ function groupReport(members: readonly ProbeOutcome[], samples: number, seed: nu
     rr[i] = m.reciprocalRank;
   });
   // one fresh generator per group; recall@1's resamples first, then recall@3's, then MRR's
-  const draws = groupDraws(seed, n, samples);
+  const draws = inPhase("bootstrap", () => groupDraws(seed, n, samples));
   const round4 = (x: number): number => pyRound(x, 4);
   const ci = (xs: Float64Array, metric: number): [number, number] => {
-    const [lo, hi] = percentileCIOfDraws(draws, metric * samples * n, xs, samples);
+    const [lo, hi] = inPhase("bootstrap", () => percentileCIOfDraws(draws, metric * samples * n, xs, samples));
     return [round4(lo), round4(hi)];
   };
   const ciR1 = ci(r1, 0);

@@ -16,6 +16,7 @@ import seedrandom from "seedrandom";
 import { Progress } from "@persode/util";
 import { checkInterrupt } from "../interrupt.js";
 import { percentileRanks } from "./python-bootstrap.js";
+import { inPhase } from "../phases.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
 export interface BootstrapSpec {
@@ -198,7 +199,7 @@ function resampleLanes(cols: Float64Array[], n: number, indices: Uint32Array, sa
 export function resampleTable(metrics: Record<string, ArrayLike<number>>, spec: BootstrapSpec, label: string): Record<string, Float64Array> {
   checkSpec(spec, label);
   const { names, cols, n } = toColumns(metrics, label);
-  const means = resampleMeans(cols, n, spec, label);
+  const means = inPhase("bootstrap", () => resampleMeans(cols, n, spec, label));
   return Object.fromEntries(names.map((name, c) => [name, means[c]!]));
 }
 
