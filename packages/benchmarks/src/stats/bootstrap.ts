@@ -66,7 +66,7 @@ interface ResampleSet {
  * an experiment's labels are used together, so the oldest sets are dropped first.
  */
 const resampleSets = new Map<string, ResampleSet>();
-const MAX_RESAMPLE_SETS = 24;
+const MAX_RESAMPLE_SETS = 8;
 
 function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet {
   const key = `${spec.seed}/${label}|${n}|${spec.samples}`;
