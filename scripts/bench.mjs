@@ -10,5 +10,12 @@ if (!ensureBuilt()) {
   process.stderr.write("error: the build failed; fix the errors above and run the command again\n");
   process.exit(1);
 }
-const { runSupervised } = await import("../packages/benchmarks/dist/supervise.js");
-process.exitCode = await runSupervised(fileURLToPath(new URL("./bench-run.mjs", import.meta.url)), process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (argv.includes("--help") || argv.includes("-h")) {
+  // nothing to supervise: the usage text is printed here, without starting a second process
+  const { main } = await import("../packages/benchmarks/dist/cli.js");
+  process.exitCode = await main(argv);
+} else {
+  const { runSupervised } = await import("../packages/benchmarks/dist/supervise.js");
+  process.exitCode = await runSupervised(fileURLToPath(new URL("./bench-run.mjs", import.meta.url)), argv);
+}

@@ -4,17 +4,15 @@ import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { buildEmbedder, selectedDeclaration } from "./embedder-setup.js";
-import { DECLARED_MODELS, loadEpiRec, loadLocomo, loadLongMemEval, type EpisodicCorpus, type LocomoDataset } from "@persode/datasets";
-import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
-import { parseRankingsJsonl } from "./epirec/rankings.js";
-import { LongMemEvalRankingsError, evaluateLongMemEvalRankings, parseLongMemEvalRankings } from "./longmemeval/eval.js";
-import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
-import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
+// Only what parsing and checking the command line needs is imported here: `--help` and usage errors answer
+// without loading datasets, experiments or evaluators (each is imported where its target runs).
+import type { EpisodicCorpus, LocomoDataset } from "@persode/datasets";
+import { DECLARED_MODELS } from "@persode/datasets/models";
+import type { ExperimentContext, ExperimentReport, Experiment } from "./experiments/experiment.js";
+import { EXPERIMENT_LIST, findExperimentInfo } from "./experiments/catalog.js";
 import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
-import { formatResultJson } from "@persode/results";
 import { offlineFromEnv, parseEnvFlag } from "@persode/util";
-import { DEFAULT_SAMPLES, DEFAULT_SEED, readPrevious, writeAtomic } from "./results.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
 import { StagedResults, resultsFolder } from "./staging.js";
 import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
 import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
@@ -23,7 +21,7 @@ const USAGE = `Usage: pnpm bench <target> [options]
 
 Targets:
   all                 every experiment, Exp. 1–7, with hashing and every declared model (then the report is rendered; Exp. 8 runs on its own)
-${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
+${EXPERIMENT_LIST.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
   epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
   longmemeval-eval    score an external LongMemEval rankings JSONL under LongMemEval's official protocol
   corpus              every strategy on your own journal corpus (two CSV files)
@@ -94,12 +92,12 @@ export function parseBenchArgs(argv: readonly string[]) {
 }
 
 function unknownTarget(target: string): string {
-  return `unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, longmemeval-eval, corpus`;
+  return `unknown target "${target}"; known: all, ${EXPERIMENT_LIST.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, longmemeval-eval, corpus`;
 }
 
 /** An option the target does not read is a usage error, never silently ignored. */
 function rejectUnusedOptions(target: string, values: Record<string, unknown>): void {
-  const own = findExperiment(target)?.options;
+  const own = findExperimentInfo(target)?.options;
   const allowed: readonly string[] = TARGET_OPTIONS[target] ?? (own ? ["out", "plugin", ...own] : EXPERIMENT_OPTIONS);
   const unused = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
   if (unused.length > 0) {
@@ -147,7 +145,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     }
     const target = positionals[0]!;
     const experimentTarget = target !== "epirec-eval" && target !== "longmemeval-eval" && target !== "corpus";
-    if (experimentTarget && target !== "all" && findExperiment(target) === undefined) throw new UsageError(unknownTarget(target));
+    if (experimentTarget && target !== "all" && findExperimentInfo(target) === undefined) throw new UsageError(unknownTarget(target));
     rejectUnusedOptions(target, values);
     // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
     out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
@@ -160,12 +158,13 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       const { runCorpusCommand } = await import("./corpus-command.js");
       return await runCorpusCommand(values);
     }
+    const { EXPERIMENTS, findExperiment } = await import("./experiments/index.js");
     const selected = target === "all" ? EXPERIMENTS.filter((e) => e.inAll !== false) : [findExperiment(target)!];
     // `all` reproduces both halves of the paper (hashing, then the pinned MiniLM), then every declared model
     // `inBenchAll` puts in the extended, audited and Exp. 7 files (unless --embedder picks one).
     const names = values.embedder === undefined && target === "all" ? ["hashing", ...DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll).map((m) => m.name)] : [embedderOption(values.embedder)];
     const only = findExperiment(target);
-    if (only?.paperOnly && !paperFormatRun(names[0]!, values)) {
+    if (only?.paperOnly && !(await paperFormatRun(names[0]!, values))) {
       throw new UsageError(`${only.id} writes only paper-format files, which hold hashing and all-MiniLM-L6-v2; ${names[0]} runs go to the extended, audited and Exp. 7 files (pnpm bench exp5 | exp6 | exp7 --embedder ${names[0]})`);
     }
     // Everything is written into a staging copy of `out` and published together at the end.
@@ -196,6 +195,10 @@ async function runExperiments(
   hooks: RunHooks,
 ): Promise<void> {
   const { target, names, values } = run;
+  const { loadEpiRec, loadLocomo, loadLongMemEval } = await import("@persode/datasets");
+  const { buildEmbedder } = await import("./embedder-setup.js");
+  const { formatResultJson } = await import("@persode/results");
+  const { readPrevious, writeAtomic } = await import("./results.js");
   const locomo = once((): Promise<LocomoDataset> => loadLocomo());
   const epirec = once((): Promise<EpisodicCorpus> => loadEpiRec());
   const longmemeval = once(() => loadLongMemEval(typeof values.data === "string" ? { data: values.data } : {}));
@@ -223,7 +226,7 @@ async function runExperiments(
         epirec,
         longmemeval,
         // The command as typed (`all` runs both embedders), so every file names the command that regenerates it.
-        paperFormat: paperFormatRun(embedderName, embedderName === "hashing" && names.length > 1 ? {} : values),
+        paperFormat: await paperFormatRun(embedderName, embedderName === "hashing" && names.length > 1 ? {} : values),
         target: [
           target,
           ...(values.embedder !== undefined && embedderName !== "hashing" ? ["--embedder", embedderName] : []),
@@ -254,8 +257,9 @@ async function runExperiments(
 }
 
 /** Whether a run of this embedder enters the paper-format files: any embedder but a declared model that is not the paper's own. */
-function paperFormatRun(embedderName: string, values: BenchValues): boolean {
+async function paperFormatRun(embedderName: string, values: BenchValues): Promise<boolean> {
   if (embedderName === "hashing") return true;
+  const { selectedDeclaration } = await import("./embedder-setup.js");
   const m = selectedDeclaration(embedderName, embedderSettings(embedderName, values, process.env));
   return m === undefined || m.paper;
 }
@@ -332,6 +336,10 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   if (await sameFile(callerPath(rankingsPath), callerPath(outputPath))) {
     throw new UsageError(`--output ${outputPath} is the rankings file itself (${rankingsPath}); writing the report there would destroy the input — choose another --output FILE`);
   }
+  const { loadEpiRec } = await import("@persode/datasets");
+  const { evaluateRankings, formatOfficialReport } = await import("./epirec/official.js");
+  const { parseRankingsJsonl } = await import("./epirec/rankings.js");
+  const { writeAtomic } = await import("./results.js");
   const corpus = await loadEpiRec(values.data ? { path: callerPath(values.data as string) } : {});
   let text: string;
   try {
@@ -354,6 +362,10 @@ async function longmemevalEval(values: Record<string, string | boolean | string[
   if (await sameFile(rankingsPath, outputPath)) {
     throw new UsageError(`--output ${outputPath} is the rankings file itself (${rankingsPath}); choose another --output FILE`);
   }
+  const { loadLongMemEval } = await import("@persode/datasets");
+  const { LongMemEvalRankingsError, evaluateLongMemEvalRankings, parseLongMemEvalRankings } = await import("./longmemeval/eval.js");
+  const { formatResultJson } = await import("@persode/results");
+  const { writeAtomic } = await import("./results.js");
   const data = await loadLongMemEval(typeof values.data === "string" ? { data: values.data } : {});
   let text: string;
   try {

@@ -1,5 +1,6 @@
 import type { EmbedRole, Embedder } from "@persode/core";
 import { Progress } from "@persode/util";
+import { inPhaseAsync } from "./phases.js";
 
 /**
  * Embed every distinct text once (Fast by design: a text seen as a memory and as a query, or
@@ -39,7 +40,10 @@ export function rolesAlike(embedder: Pick<Embedder, "prefixes">): boolean {
  * documents and the queries are embedded separately, each with its role's prefix.
  */
 export async function embedByRole(embedder: Embedder, items: Iterable<readonly [string, EmbedRole]>, label: string): Promise<RoleVectors> {
-  const all = [...items];
+  return inPhaseAsync("embed", () => embedRoles(embedder, [...items], label));
+}
+
+async function embedRoles(embedder: Embedder, all: (readonly [string, EmbedRole])[], label: string): Promise<RoleVectors> {
   if (rolesAlike(embedder)) {
     const vectors = await embedDistinct(embedder, all.map(([t]) => t), label);
     return { document: vectors, query: vectors };

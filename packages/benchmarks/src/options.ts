@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { embedderNames, type EmbedderOptions } from "@persode/core";
-import { DECLARED_MODELS } from "@persode/datasets";
+import { DECLARED_MODELS } from "@persode/datasets/models";
 import { offlineFromEnv } from "@persode/util";
 
 /** A user error on the command line: printed without a stack trace, exit code 2. */

@@ -16,6 +16,8 @@ import { DECLARED_MODELS, EPIREC, LOCOMO, loadEpiRec, loadLocomo, provisionModel
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
+import { diskWriteBytesPerSecond, folderBytes, formatPhases, type PhaseRun } from "./perf-phases.js";
+import { phaseSeconds, resetPhases } from "./phases.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
 import { UsageError, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
@@ -41,7 +43,7 @@ Data comes from the cache, PERSODE_DATA_MIRROR or a download, as for \`pnpm benc
 export const PERF_EXPERIMENTS = ["exp5", "exp6"] as const;
 
 /** One in-process run: compute seconds and the experiment's work counters. */
-export interface PerfRun {
+export interface PerfRun extends PhaseRun {
   seconds: number;
   counters: Record<string, number>;
 }
@@ -58,6 +60,8 @@ export interface PerfResult {
   wholeProcess: Record<string, number[]>;
   /** BM25 alone over Exp. 5's stores and questions, per run: index build and full rankings. */
   bm25: Bm25Timing[];
+  /** Write throughput of the temp folder's file system (bytes/s), the unit of the write phase's lower bound. */
+  writeBytesPerSecond: number;
 }
 
 /** One timing of BM25 over every LoCoMo store and included question. */
@@ -133,8 +137,9 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const [locomo, locomoSeconds] = await timed(() => loadLocomo());
   const [epirec, epirecSeconds] = await timed(() => loadEpiRec());
   const tmp = await mkdtemp(join(tmpdir(), "persode-perf-"));
-  const result: PerfResult = { embedder: opts.embedder, repeat: opts.repeat, loadSeconds: { locomo: locomoSeconds, epirec: epirecSeconds }, inProcess: {}, wholeProcess: {}, bm25: [] };
+  const result: PerfResult = { embedder: opts.embedder, repeat: opts.repeat, loadSeconds: { locomo: locomoSeconds, epirec: epirecSeconds }, inProcess: {}, wholeProcess: {}, bm25: [], writeBytesPerSecond: 0 };
   try {
+    result.writeBytesPerSecond = await diskWriteBytesPerSecond(tmp);
     for (let i = 1; i <= opts.repeat; i++) result.bm25.push(timeBm25(locomo));
     for (const id of PERF_EXPERIMENTS) {
       const exp = findExperiment(id)!;
@@ -152,8 +157,10 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
           target: `${id} (bench:perf)`,
           paperFormat: true,
         };
+        resetPhases();
         const [report, seconds] = await timed(() => exp.run(ctx));
-        runs.push({ seconds, counters: report.counters ?? {} });
+        const phases = phaseSeconds();
+        runs.push({ seconds, counters: report.counters ?? {}, phases, bytesWritten: folderBytes(ctx.out) });
       }
       result.inProcess[id] = runs;
     }
@@ -236,6 +243,7 @@ export function formatPerf(r: PerfResult): string {
       ),
     );
   }
+  out.push("", ...formatPhases(r.embedder, r.inProcess, { exp5: r.loadSeconds.locomo, exp6: r.loadSeconds.epirec }, r.writeBytesPerSecond));
   out.push("", "Whole process: node packages/benchmarks/dist/cli.js <exp> --out <tmp> (start-up, data load, compute, writing):");
   const prow = Object.entries(r.wholeProcess).map(([id, walls]) => [id, ...walls.map((w) => w.toFixed(2)), median(walls).toFixed(2)]);
   out.push(...table(["exp", ...Array.from({ length: r.repeat }, (_, i) => `run ${i + 1} (s)`), "median (s)"], prow));

@@ -8,6 +8,7 @@
 import { MemoryStore, gateFires, rankChecked, type Embedder, type MemoryInit, type RankingContext, type RetrievalStrategy } from "@persode/core";
 import type { Progress } from "@persode/util";
 import { checkInterrupt } from "./interrupt.js";
+import { inPhase } from "./phases.js";
 
 /** A query as ranked: its text, its embedding and the intensity E the gate and fusion read (docs/spec.md §5). */
 export interface RankingQuery {
@@ -45,6 +46,10 @@ export interface RankingVisitor {
  * `visitor`; ticks `progress` once per query. Returns, per query, 1 when the gate fires on its E.
  */
 export function rankGroups(groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[], visitor: RankingVisitor, progress?: Progress): Uint8Array {
+  return inPhase("rank", () => rankAll(groups, embedder, strats, visitor, progress));
+}
+
+function rankAll(groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[], visitor: RankingVisitor, progress?: Progress): Uint8Array {
   let total = 0;
   for (const g of groups) total += g.queries.length;
   const fires = new Uint8Array(total);
@@ -67,7 +72,8 @@ export function rankGroups(groups: readonly RankingGroup[], embedder: Embedder, 
           order = rankChecked(s, ctx);
           if (s.queryIndependent) staticOrders[si] = order;
         }
-        visitor.ranking(qi, si, order, gi, ctx.nearTies(order));
+        const o = order;
+        inPhase("metrics", () => visitor.ranking(qi, si, o, gi, ctx.nearTies(o)));
       }
       qi++;
       progress?.tick();

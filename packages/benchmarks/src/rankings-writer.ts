@@ -5,7 +5,7 @@
  * ranked ids makes no strings at all.
  */
 export class RankingsWriter {
-  private buf = new Uint8Array(1 << 20);
+  private buf: Uint8Array = Buffer.allocUnsafe(1 << 20);
   private len = 0;
   /** The last ranking written and where its array bytes sit, so a repeated (query-independent) ranking is one memmove. */
   private last?: { order: Int32Array; ids: EncodedIds; from: number; to: number };
@@ -55,7 +55,7 @@ export class RankingsWriter {
 
   /** The file's bytes so far. */
   bytes(): Uint8Array {
-    return this.buf.subarray(0, this.len);
+    return new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.len);
   }
 
   private text(s: string): void {
@@ -67,7 +67,8 @@ export class RankingsWriter {
     if (this.len + extra <= this.buf.length) return;
     let cap = this.buf.length * 2;
     while (cap < this.len + extra) cap *= 2;
-    const next = new Uint8Array(cap);
+    // not zero-filled: every byte below len is copied in, and nothing reads past len
+    const next = Buffer.allocUnsafe(cap);
     next.set(this.buf.subarray(0, this.len));
     this.buf = next;
   }

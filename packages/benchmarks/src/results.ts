@@ -7,17 +7,17 @@ import { writeFileAtomicExplained } from "@persode/util";
 /** Package identity recorded in every results file. */
 const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
 
-/** The default seed of the harness's own bootstrap CIs (the EpiRec evaluator's seed). */
-export const DEFAULT_SEED = 20260713;
+import { inPhaseAsync } from "./phases.js";
 
-/** Resamples of the harness's own bootstrap CIs. */
-export const DEFAULT_SAMPLES = 2000;
+export { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
 
 /**
  * Write a file atomically (temp file + rename): never a partial file. A write the file system refuses
  * (a file or folder in the way, no permission) is a WriteError naming the path and the fix.
  */
-export const writeAtomic = writeFileAtomicExplained;
+export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await inPhaseAsync("write", () => writeFileAtomicExplained(path, data));
+}
 
 /** Read a previous results file if it exists and parses (for merging runs of other embedders). */
 export async function readPrevious(path: string): Promise<Record<string, unknown> | undefined> {

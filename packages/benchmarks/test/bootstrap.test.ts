@@ -75,6 +75,29 @@ describe("percentile CI over resampleTable", () => {
   });
 });
 
+describe("resample sets shared across calls", () => {
+  it("a column resampled again under the same label (alone, or among other columns) gets the same means, and a caller's edit does not leak", () => {
+    const a = pseudoValues(140, "g", 3);
+    const b = pseudoValues(140, "h");
+    const first = resampleTable({ a }, spec, "shared");
+    const expected = Float64Array.from(first.a!);
+    first.a!.fill(-1);
+    const again = resampleTable({ b, a: a.slice() }, spec, "shared");
+    expect(again.a).toEqual(expected);
+    expect(ci(a, spec, "shared")).toEqual(referenceCI(a, spec.samples, spec.seed, "shared"));
+    expect(ci(b, spec, "shared")).toEqual(referenceCI(b, spec.samples, spec.seed, "shared"));
+  });
+
+  it("columns that differ in one value get their own means", () => {
+    const a = pseudoValues(90, "i", 2);
+    const b = a.slice();
+    b[5] = b[5] === 0 ? 0.5 : 0;
+    const t = resampleTable({ a, b }, spec, "differ");
+    expect(t.a).not.toEqual(t.b);
+    expect(ci(b, spec, "differ")).toEqual(referenceCI(b, spec.samples, spec.seed, "differ"));
+  });
+});
+
 describe("pairedInterval", () => {
   it("a system against itself differs by exactly 0", () => {
     const a = pseudoValues(120, "f");

@@ -28,21 +28,33 @@ describe("bench:perf — BM25 over LoCoMo", () => {
     for (const s of [t.indexSeconds, t.rankSeconds, t.cpuSeconds]) expect(s).toBeGreaterThanOrEqual(0);
   });
 
+  /** Phase seconds of a run: embed x, rank 2x, metrics 0.3, the rest 0.1 each. */
+  const phasesOf = (x: number) => ({ load: 0, embed: x, rank: 2 * x, metrics: 0.3, bootstrap: 0.1, tests: 0.1, write: 0.1, render: 0, other: 0.1 });
+
   it("prints the BM25 table with wall and CPU seconds and their medians", () => {
     const r: PerfResult = {
       embedder: "hashing",
       repeat: 2,
       loadSeconds: { locomo: 0.1, epirec: 0.02 },
-      inProcess: { exp5: [{ seconds: 2, counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 } }, { seconds: 3, counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 } }] },
+      inProcess: {
+        exp5: [
+          { seconds: 2, counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 }, phases: phasesOf(0.5), bytesWritten: 100e6 },
+          { seconds: 3, counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 }, phases: phasesOf(0.7), bytesWritten: 100e6 },
+        ],
+      },
       wholeProcess: { exp5: [4, 5] },
       bm25: [
         { questions: 1535, memories: 5882, indexSeconds: 0.05, rankSeconds: 0.1, cpuSeconds: 0.16 },
         { questions: 1535, memories: 5882, indexSeconds: 0.07, rankSeconds: 0.12, cpuSeconds: 0.2 },
       ],
+      writeBytesPerSecond: 1e9,
     };
     const text = formatPerf(r);
     expect(text).toContain("BM25 over all LoCoMo questions");
     expect(text).toContain("1535 questions, 5882 memories in 2 runs");
     expect(text).toMatch(/median\s+0\.060\s+0\.110\s+0\.170\s+0\.180/);
+    // the phase table: medians per phase, load from the one-off load, write's bound = 100 MB / 1 GB/s
+    expect(text).toMatch(/exp5\s+hashing\s+0\.100\s+0\.600\s+1\.200/);
+    expect(text).toMatch(/≥ bound(\s+–){6}\s+0\.100\s+–\s+–/);
   });
 });

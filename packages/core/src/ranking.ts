@@ -1,5 +1,5 @@
 import { LexiconAnalyzer } from "./analyzer.js";
-import { blasDot, blasNorm, fma, reduceLanes } from "./embedders/blas-dot.js";
+import { blasDot, blasNorm, fma, laneDot, reduceLanes } from "./embedders/blas-dot.js";
 import { clip } from "./numeric.js";
 import { salience as salienceOf, type ScoringWeights } from "./scorer.js";
 
@@ -99,7 +99,7 @@ export class RankingContext {
     return this.intensity;
   }
 
-  /** cosine(query, memory) for every memory (docs/spec.md §4: 0 when a norm is 0), numpy-exact. */
+  /** cosine(query, memory) for every memory (docs/spec.md §4: 0 when a norm is 0): numpy-exact for exact embedders, laneDot for model vectors. */
   similarity(): Float64Array {
     if (this.sim) return this.sim;
     const { size, dim, vectors, norms } = this.columns;
@@ -137,9 +137,11 @@ export class RankingContext {
       }
       for (let i = 0; i < size; i++) if (norms[i] !== 0) out[i] = dots[i]! / (qn * norms[i]!);
     } else {
+      // Model vectors (tieEpsilon > 0: compared within tolerance) take the fast kernel; exact embedders keep numpy's.
+      const dot = (this.params.tieEpsilon ?? 0) > 0 ? laneDot : blasDot;
       for (let i = 0; i < size; i++) {
         const mn = norms[i]!;
-        if (mn !== 0) out[i] = blasDot(q, vectors, dim, 0, i * dim) / (qn * mn);
+        if (mn !== 0) out[i] = dot(q, vectors, dim, 0, i * dim) / (qn * mn);
       }
     }
     this.sim = out;
@@ -170,13 +172,21 @@ export class RankingContext {
     return out;
   }
 
-  /** Full ranking by fused score, stable descending (memoised per α and context mode). */
+  /** Full ranking by fused score, stable descending (memoised per α and context mode; α = 1 also per similarity array). */
   fusedOrder(alpha: number, useQueryRelevance = true): Int32Array {
     const key = `${alpha}|${useQueryRelevance}`;
     let o = this.orderCache.get(key);
     if (!o) {
-      // salience-only (α = 0, stored C) reads no embedding: its order is exact on every machine
-      o = this.order(this.fused(alpha, useQueryRelevance), alpha !== 0 || useQueryRelevance);
+      const simOnly = alpha === 1 && useQueryRelevance;
+      const shared = simOnly ? similarityOrders.get(this.similarity()) : undefined;
+      if (shared) {
+        o = shared.order;
+        if (shared.ties) this.ties.set(o, shared.ties);
+      } else {
+        // salience-only (α = 0, stored C) reads no embedding: its order is exact on every machine
+        o = this.order(this.fused(alpha, useQueryRelevance), alpha !== 0 || useQueryRelevance);
+        if (simOnly) similarityOrders.set(this.similarity(), { order: o, ties: this.ties.get(o) });
+      }
       this.orderCache.set(key, o);
     }
     return o;
@@ -213,6 +223,13 @@ export class RankingContext {
     return o;
   }
 }
+
+/**
+ * The similarity-only order (α = 1: 1·sim + 0·salience, a function of the cosines alone) of each similarity array,
+ * with its near-ties: a query ranked again over the same precomputed similarity (RankingQuery.similarity; Exp. 7
+ * reruns LoCoMo once per emotion estimator) reuses it instead of sorting again.
+ */
+const similarityOrders = new WeakMap<Float64Array, { order: Int32Array; ties: Int32Array | undefined }>();
 
 // Strategies from plugins run in the same process: no one may swap the methods every strategy ranks with.
 Object.freeze(RankingContext.prototype);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cosine, HashingEmbedder, MemoryStore, type Embedder } from "../src/index.js";
-import { blasDot, blasNorm, fma } from "../src/embedders/blas-dot.js";
+import { blasDot, blasNorm, fma, laneDot } from "../src/embedders/blas-dot.js";
 import { prng, randInt } from "./prng.js";
 
 // ---- exact reference arithmetic with BigInt -------------------------------------------------
@@ -229,6 +229,52 @@ describe("blasDot (numpy/OpenBLAS ddot semantics)", () => {
   });
 });
 
+describe("laneDot (the fast kernel for model vectors)", () => {
+  const rand = prng(7);
+  const vec = (n: number) => Float64Array.from({ length: n }, () => (rand() - 0.5) * 2 ** randInt(rand, -4, 4));
+
+  /** The same 16 lanes and reduction tree as referenceDot, each fma replaced by a rounded product and a rounded sum. */
+  function referenceLaneDot(x: ArrayLike<number>, y: ArrayLike<number>): number {
+    const n = x.length;
+    const n1 = n - (n % 16);
+    let dot = 0;
+    if (n1 > 0) {
+      const lane = new Array<number>(16).fill(0);
+      for (let i = 0; i < n1; i++) lane[i % 16] = lane[i % 16]! + x[i]! * y[i]!;
+      const reg = [0, 1, 2, 3].map((r) => [lane[4 * r]! + lane[4 * r + 2]!, lane[4 * r + 1]! + lane[4 * r + 3]!] as const);
+      const s01 = [reg[0]![0] + reg[1]![0], reg[0]![1] + reg[1]![1]];
+      const s23 = [reg[2]![0] + reg[3]![0], reg[2]![1] + reg[3]![1]];
+      dot = s01[0]! + s23[0]! + (s01[1]! + s23[1]!);
+    }
+    for (let i = n1; i < n; i++) dot = dot + y[i]! * x[i]!;
+    return dot;
+  }
+
+  it("follows its documented order bit for bit and stays within a few ulps of blasDot", () => {
+    let differsFromBlas = 0;
+    for (const n of [0, 1, 15, 16, 17, 33, 100, 384, 385]) {
+      for (let t = 0; t < 8; t++) {
+        const x = vec(n);
+        const y = vec(n);
+        const got = laneDot(x, y);
+        expect(Object.is(got, referenceLaneDot(x, y)), `n=${n} trial ${t}`).toBe(true);
+        const exact = blasDot(x, y);
+        const scale = x.reduce((s, v, i) => s + Math.abs(v * y[i]!), 0);
+        expect(Math.abs(got - exact)).toBeLessThanOrEqual(scale * 2 ** -48);
+        if (got !== exact) differsFromBlas++;
+      }
+    }
+    // it is a different kernel: some dots differ in their last bits
+    expect(differsFromBlas).toBeGreaterThan(0);
+  });
+
+  it("honours n and offsets", () => {
+    const x = vec(70);
+    const y = vec(90);
+    expect(Object.is(laneDot(x, y, 33, 5, 40), referenceLaneDot(x.subarray(5, 38), y.subarray(40, 73)))).toBe(true);
+  });
+});
+
 // ---- the store's ranking context uses the same arithmetic --------------------------------------
 
 /** A fake dense embedder: deterministic random unit vectors, 384-d, keyed by text. */
@@ -286,6 +332,26 @@ describe("RankingContext.similarity equals cosine() bit for bit", () => {
       const sim = store.context({ text: q, vector }, now).similarity();
       for (let i = 0; i < store.size; i++) expect(Object.is(sim[i], cosine(vector, store.embeddingAt(i))), `query "${q}", memory ${i}`).toBe(true);
     }
+  });
+
+  it("dense store of a model embedder (tolerance-checked vectors): laneDot over the exact norms", async () => {
+    const base = new RandomUnitEmbedder();
+    const model: Embedder = { name: "fake-model", id: "fake-model-384", dim: 384, model: { id: "fake/model", revision: "r", dtype: "fp32" }, embed: (t) => base.embed(t), embedBatch: (t) => base.embedBatch(t) };
+    const store = new MemoryStore({ embedder: model });
+    await fillStore(store, 60, 5);
+    let differsFromExact = 0;
+    for (const q of queries) {
+      const vector = await model.embed(q);
+      const sim = store.context({ text: q, vector }, now).similarity();
+      for (let i = 0; i < store.size; i++) {
+        const m = store.embeddingAt(i);
+        const want = blasNorm(m) === 0 ? 0 : laneDot(vector, m) / (blasNorm(vector) * blasNorm(m));
+        expect(Object.is(sim[i], want), `query "${q}", memory ${i}`).toBe(true);
+        if (sim[i] !== cosine(vector, m)) differsFromExact++;
+        expect(Math.abs(sim[i]! - cosine(vector, m))).toBeLessThan(1e-14);
+      }
+    }
+    expect(differsFromExact).toBeGreaterThan(0);
   });
 
   it("a zero query vector or a query of the wrong dimension", async () => {

@@ -13,6 +13,7 @@ import { renderReportHtml, type RenderedFigure } from "./html.js";
 import { compareManifests, parseManifest, reresolveEntries, serializeManifest, type Manifest } from "./manifest.js";
 import { checkReadme, renderDocument, type MarkdownOptions } from "./markdown.js";
 import { buildReportModel } from "./model.js";
+import { FigureCache, figureKey } from "./figure-cache.js";
 import { DEFAULT_FONT_FILES, renderSvg, requireFonts, scopeSvgIds, svgToPngAsync } from "./render.js";
 import { presentExperiments, readResults, type Experiment, type ResultSet } from "@persode/results";
 
@@ -35,6 +36,8 @@ export interface RenderOptions {
   resultsDocOut?: string;
   /** Font files for PNG rendering (default: DejaVu Sans from fonts-dejavu-core). */
   fontFiles?: readonly string[];
+  /** A folder of figures rendered before, by content (figure-cache.ts): a figure whose spec did not change is not rendered again. Default: none. */
+  figureCache?: string;
 }
 
 /** What renderAll produced. */
@@ -86,7 +89,7 @@ function documentsOf(opts: RenderOptions): Array<{ path: string; out: string }> 
   ];
 }
 
-async function computeOutputs(resultsDir: string, fontFiles: readonly string[], manifestOverride?: Manifest): Promise<Outputs> {
+async function computeOutputs(resultsDir: string, fontFiles: readonly string[], manifestOverride?: Manifest, figureCache?: string): Promise<Outputs> {
   const set = readResults(resultsDir);
   if (presentExperiments(set).length === 0) throw new Error(`no results files in ${resultsDir} — run \`pnpm bench all\` first`);
   const model = buildReportModel(set);
@@ -96,15 +99,24 @@ async function computeOutputs(resultsDir: string, fontFiles: readonly string[], 
   const t0 = performance.now();
   const rendered: RenderedFigure[] = [];
   const pngs: Array<Promise<Buffer>> = [];
+  const cache = figureCache ? new FigureCache(figureCache) : undefined;
+  const fresh: { key: string; svg: string; at: number }[] = [];
   for (const figure of buildFigureSpecs(set)) {
-    const svg = scopeSvgIds(await renderSvg(figure.spec, figure.id), figure.id);
+    const key = cache ? figureKey(figure.spec, figure.id, fonts) : "";
+    const hit = cache?.get(key);
+    const svg = hit?.svg ?? scopeSvgIds(await renderSvg(figure.spec, figure.id), figure.id);
     rendered.push({ figure, svg });
     files.set(`figures/${figure.id}.vl.json`, JSON.stringify(figure.spec, null, 2) + "\n");
     files.set(`figures/${figure.id}.svg`, svg.endsWith("\n") ? svg : svg + "\n");
-    pngs.push(svgToPngAsync(svg, fonts));
+    if (hit) pngs.push(Promise.resolve(hit.png));
+    else {
+      if (cache) fresh.push({ key, svg, at: pngs.length });
+      pngs.push(svgToPngAsync(svg, fonts));
+    }
   }
   const rasters = await Promise.all(pngs);
   rendered.forEach((r, i) => files.set(`figures/${r.figure.id}.png`, rasters[i]!));
+  for (const f of fresh) await cache!.put(f.key, f.svg, rasters[f.at]!);
   const figuresMs = performance.now() - t0;
   files.set("manifest.json", serializeManifest(model.manifest));
   files.set("report.html", renderReportHtml(model.sections, manifest, rendered, set));
@@ -118,7 +130,7 @@ async function computeOutputs(resultsDir: string, fontFiles: readonly string[], 
  */
 export async function renderAll(opts: RenderOptions): Promise<RenderSummary> {
   const t0 = performance.now();
-  const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES);
+  const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES, undefined, opts.figureCache);
   const docs = documentsOf(opts).map((d) => {
     const before = existsSync(d.path) ? readFileSync(d.path, "utf8") : undefined;
     const text = renderDocument(before, out.model.sections, out.model.manifest, markdownOptions(opts.publishedDir ?? opts.resultsDir, d.path, opts.resultsDocPath), d.path);
@@ -151,7 +163,7 @@ export async function checkAll(opts: RenderOptions): Promise<CheckSummary> {
   const manifestPath = join(opts.resultsDir, "manifest.json");
   if (!existsSync(manifestPath)) return { ok: false, problems: [`${manifestPath} does not exist — run \`pnpm report\` (or \`pnpm bench all\`) to create it`] };
   const committed = parseManifest(readFileSync(manifestPath, "utf8"), manifestPath);
-  const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES, committed);
+  const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES, committed, opts.figureCache);
   problems.push(...compareManifests(committed, out.model.manifest), ...reresolveEntries(committed, out.set));
   problems.push(...checkCostClaims(out.model.sections, committed));
   const mdOpts = opts.readmePath ? markdownOptions(opts.resultsDir, opts.readmePath, opts.resultsDocPath) : { figuresHref: "results/figures", reportHref: "results/report.html" };

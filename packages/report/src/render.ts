@@ -5,8 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { Resvg, renderAsync } from "@resvg/resvg-js";
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type * as Vega from "vega";
+import type { TopLevelSpec } from "vega-lite";
 import { FONT_FAMILY } from "./style.js";
 
 /** The font files the PNG renderer loads (Debian package fonts-dejavu-core). */
@@ -26,7 +26,9 @@ export function requireFonts(files: readonly string[] = DEFAULT_FONT_FILES): str
 
 /** Compile a Vega-Lite spec and render it to an SVG string; any Vega-Lite warning is an error (specs must be clean). */
 export async function renderSvg(spec: Record<string, unknown>, name = "figure"): Promise<string> {
-  let compiled: vega.Spec;
+  // loaded on first use: a run whose figures all come from the figure cache never loads the renderer
+  const [vega, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
+  let compiled: Vega.Spec;
   const warnings: string[] = [];
   const collect = (...args: unknown[]) => {
     warnings.push(args.map(String).join(" "));

@@ -8,7 +8,8 @@
 import { pyRound } from "@persode/util";
 import { exactMean } from "../stats/exact-mean.js";
 import { PyRandom } from "../stats/mt19937.js";
-import { pythonPercentileCI } from "../stats/python-bootstrap.js";
+import { percentileCIOfDraws } from "../stats/python-bootstrap.js";
+import { inPhase } from "../phases.js";
 import { indexCorpus, type EvaluatedCorpus, type IndexedProbe } from "./corpus-index.js";
 import { PyDict, PyFloat, pyJsonDumps, type PyJson } from "./python-json.js";
 import { validateRankings } from "./rankings.js";
@@ -70,6 +71,33 @@ interface ProbeOutcome {
   reciprocalRank: number;
 }
 
+/** Metrics resampled per group, in the reference's order: recall@1, recall@3, MRR. */
+const GROUP_METRICS = 3;
+
+/**
+ * The most recent groups' draws by seed, size and resamples. A group's draws depend on nothing else (a fresh
+ * generator, floor(random()·n)), so the official reports of every strategy over the same groups share them
+ * instead of drawing the same numbers again. Bounded: one experiment's groups are evaluated together.
+ */
+const drawsByGroup = new Map<string, Uint32Array>();
+const MAX_GROUP_DRAWS = 32;
+
+/** The GROUP_METRICS · samples · n draws of one group's fresh generator. */
+function groupDraws(seed: number, n: number, samples: number): Uint32Array {
+  const key = `${seed}|${n}|${samples}`;
+  let d = drawsByGroup.get(key);
+  if (d) {
+    drawsByGroup.delete(key);
+  } else {
+    d = new Uint32Array(GROUP_METRICS * samples * n);
+    const rng = new PyRandom(seed);
+    for (let m = 0; m < GROUP_METRICS; m++) rng.fillDraws(d.subarray(m * samples * n, (m + 1) * samples * n), n);
+    if (drawsByGroup.size >= MAX_GROUP_DRAWS) drawsByGroup.delete(drawsByGroup.keys().next().value!);
+  }
+  drawsByGroup.set(key, d);
+  return d;
+}
+
 function groupReport(members: readonly ProbeOutcome[], samples: number, seed: number): OfficialGroup {
   const n = members.length;
   const r1 = new Float64Array(n);
@@ -81,15 +109,15 @@ function groupReport(members: readonly ProbeOutcome[], samples: number, seed: nu
     rr[i] = m.reciprocalRank;
   });
   // one fresh generator per group; recall@1's resamples first, then recall@3's, then MRR's
-  const rng = new PyRandom(seed);
+  const draws = inPhase("bootstrap", () => groupDraws(seed, n, samples));
   const round4 = (x: number): number => pyRound(x, 4);
-  const ci = (xs: Float64Array): [number, number] => {
-    const [lo, hi] = pythonPercentileCI(rng, xs, samples);
+  const ci = (xs: Float64Array, metric: number): [number, number] => {
+    const [lo, hi] = inPhase("bootstrap", () => percentileCIOfDraws(draws, metric * samples * n, xs, samples));
     return [round4(lo), round4(hi)];
   };
-  const ciR1 = ci(r1);
-  const ciR3 = ci(r3);
-  const ciRr = ci(rr);
+  const ciR1 = ci(r1, 0);
+  const ciR3 = ci(r3, 1);
+  const ciRr = ci(rr, 2);
   return {
     n,
     "recall@1": round4(exactMean(r1)),

@@ -15,6 +15,7 @@ import { perRunFile, writeResultFile } from "@persode/results";
 import { meta, scenarioProvenance, writeAtomic } from "../results.js";
 import { loadScenario, scenarioStore, type Scenario } from "../scenario.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
+import { RUNNER_FACTS } from "./catalog.js";
 
 /**
  * Exp. 4 — dual-template generation (paper §4.3): for both utterances and both onboarding profiles,
@@ -84,9 +85,7 @@ export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{
 }
 
 export const exp4: ExperimentRunnerModule = {
-  paperOnly: true,
-  aliases: ["journals", "templates"],
-  options: ["embedder", "model", "dtype"],
+  ...RUNNER_FACTS.exp4,
   async run(ctx) {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
     const file = perRunFile("exp4", ctx.embedderName);

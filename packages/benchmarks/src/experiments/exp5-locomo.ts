@@ -9,6 +9,7 @@ import { embedByRole, inRole } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { RankingsWriter, lineEnd } from "../rankings-writer.js";
 import { rankGroups, type RankingGroup, type RankingQuery } from "../ranking-loop.js";
+import { inPhase } from "../phases.js";
 
 /** LoCoMo QA categories 1–4 named by the dataset's one category map (5, adversarial, is excluded a priori). */
 export const LOCOMO_CATEGORIES: Record<number, string> = Object.fromEntries(Object.entries(LOCOMO_CATEGORY_NAMES).filter(([k]) => k !== "5"));
@@ -175,7 +176,7 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
           sc.h5[qi] = m.hit[0]!;
           sc.h10[qi] = m.hit[1]!;
           sc.mrr[qi] = m.rr;
-          writers[si]!.line(prefix, order, idBytes[c]!, lineEnd(nearTies));
+          inPhase("write", () => writers[si]!.line(prefix, order, idBytes[c]!, lineEnd(nearTies)));
           rankedMemories += order.length;
         }
         hooks.onRanking?.(q, strats[si]!, order, stores[c]!.diaIds);

@@ -3,12 +3,13 @@ import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile, type AuditedFile } from "@persode/results";
 import { declaredProvenance, describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, strategyRecordsOfRuns, writeAtomic } from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
+import { RUNNER_FACTS } from "./catalog.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 import { writeExtendedFile } from "../extended-results.js";
 
 export const exp5: ExperimentRunnerModule = {
-  aliases: ["locomo"],
+  ...RUNNER_FACTS.exp5,
   async run(ctx) {
     const data = await ctx.locomo();
     // The audit is checked against LoCoMo before anything runs, so a bad audit file writes nothing.

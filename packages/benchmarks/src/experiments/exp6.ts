@@ -5,9 +5,10 @@ import { writeExtendedFile } from "../extended-results.js";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile } from "@persode/results";
 import { declaredProvenance, meta, runsAfter, writeAtomic } from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
+import { RUNNER_FACTS } from "./catalog.js";
 
 export const exp6: ExperimentRunnerModule = {
-  aliases: ["epirec"],
+  ...RUNNER_FACTS.exp6,
   async run(ctx) {
     const corpus = await ctx.epirec();
     const embedder = await ctx.embedder();

@@ -13,10 +13,27 @@ import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/co
 import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, reproducibilityOf, writeResultFile, writeResultText, type SignificanceRecord } from "@persode/results";
 import { declaredProvenance, libraryGate, meta, runsAfter } from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
+import { RUNNER_FACTS } from "./catalog.js";
 
-/** Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per estimator. */
+/**
+ * Estimators whose estimate of a text depends on the text alone (no embedder, no fitted model): their estimates
+ * are shared by every embedder's run in the process (`pnpm bench all` runs Exp. 7 once per embedder).
+ */
+const EMBEDDER_INDEPENDENT = new Set(["lexicon", "vader", "afinn"]);
+const sharedEstimates = new Map<string, Map<string, EmotionEstimate>>();
+
+function sharedCache(name: string): Map<string, EmotionEstimate> {
+  let c = sharedEstimates.get(name);
+  if (!c) sharedEstimates.set(name, (c = new Map()));
+  return c;
+}
+
+/**
+ * Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per
+ * estimator, and once per process for the embedder-independent ones.
+ */
 function memoized(est: EmotionEstimator): EmotionEstimator {
-  const cache = new Map<string, EmotionEstimate>();
+  const cache = EMBEDDER_INDEPENDENT.has(est.name) ? sharedCache(est.name) : new Map<string, EmotionEstimate>();
   return {
     name: est.name,
     description: est.description,
@@ -148,7 +165,7 @@ function formatPerProbe(obj: unknown): string {
 }
 
 export const exp7: ExperimentRunnerModule = {
-  aliases: ["estimators"],
+  ...RUNNER_FACTS.exp7,
   async run(ctx) {
     const corpus = await ctx.epirec();
     const emobank = await loadEmoBank();

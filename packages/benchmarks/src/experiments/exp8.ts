@@ -3,6 +3,7 @@ import { LONGMEMEVAL_S } from "@persode/datasets";
 import { RESULT_FILES, writeResultFile, type DocumentTypes } from "@persode/results";
 import { describeEmbedder, meta, mergeRuns, registryProvenance, mergeablePrevious, readPrevious, strategyRecordsOfRuns, writeAtomic } from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
+import { RUNNER_FACTS } from "./catalog.js";
 import { EXP8_OFFICIAL_PROTOCOL, EXP8_PERSODE_PROTOCOL, runExp8 } from "./exp8-longmemeval.js";
 
 /** Exp. 8's results file (not among the committed results: the real data is not redistributable here, see README). */
@@ -11,9 +12,7 @@ export const EXP8_FILE = RESULT_FILES.exp8;
 export const EXP8_RANKINGS_DIR = "rankings/exp8";
 
 export const exp8: ExperimentRunnerModule = {
-  aliases: ["longmemeval"],
-  options: ["embedder", "model", "dtype", "seed", "samples", "data"],
-  inAll: false,
+  ...RUNNER_FACTS.exp8,
   async run(ctx) {
     const data = await ctx.longmemeval();
     const embedder = await ctx.embedder();

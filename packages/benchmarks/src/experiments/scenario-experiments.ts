@@ -6,11 +6,10 @@ import { runExp1 } from "./exp1-forgetting.js";
 import { runExp2 } from "./exp2-scoring.js";
 import { runExp3 } from "./exp3-retrieval.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
+import { RUNNER_FACTS } from "./catalog.js";
 
 export const exp1: ExperimentRunnerModule = {
-  paperOnly: true,
-  aliases: ["forgetting"],
-  options: [],
+  ...RUNNER_FACTS.exp1,
   async run(ctx) {
     const r = runExp1(loadScenario());
     const file = RESULT_FILES.exp1;
@@ -28,9 +27,7 @@ export const exp1: ExperimentRunnerModule = {
 };
 
 export const exp2: ExperimentRunnerModule = {
-  paperOnly: true,
-  aliases: ["scoring"],
-  options: [],
+  ...RUNNER_FACTS.exp2,
   async run(ctx) {
     const r = runExp2(loadScenario());
     const file = RESULT_FILES.exp2;
@@ -44,9 +41,7 @@ export const exp2: ExperimentRunnerModule = {
 };
 
 export const exp3: ExperimentRunnerModule = {
-  paperOnly: true,
-  aliases: ["retrieval"],
-  options: ["embedder", "model", "dtype"],
+  ...RUNNER_FACTS.exp3,
   async run(ctx) {
     const embedder = await ctx.embedder();
     const r = await runExp3(loadScenario(), embedder);

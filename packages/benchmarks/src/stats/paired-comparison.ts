@@ -9,6 +9,7 @@
  */
 import { pyRound } from "@persode/util";
 import { holm } from "./holm.js";
+import { inPhase } from "../phases.js";
 import { DEFAULT_PERMUTATIONS, drawSignFlips, randomizationTest, type SignFlips } from "./randomization.js";
 import { pairedTTest } from "./t-test.js";
 
@@ -77,6 +78,10 @@ export function pairedTest(system: ArrayLike<number>, baseline: ArrayLike<number
  * Returns, per non-baseline system key, per metric, the adjusted test.
  */
 export function compareWithBaseline(systems: readonly SystemScores[], baseline: string, spec: PairedTestSpec): Map<string, Record<string, AdjustedPairedTest>> {
+  return inPhase("tests", () => compareAll(systems, baseline, spec));
+}
+
+function compareAll(systems: readonly SystemScores[], baseline: string, spec: PairedTestSpec): Map<string, Record<string, AdjustedPairedTest>> {
   const base = systems.find((s) => s.key === baseline);
   if (!base) throw new Error(`paired comparison "${spec.label}": no system "${baseline}" to compare with; systems: ${systems.map((s) => s.key).join(", ")}`);
   const others = systems.filter((s) => s !== base);

@@ -29,17 +29,29 @@ export function percentileRanks(samples: number): [number, number] {
 export function pythonPercentileCI(rng: PyRandom, values: ArrayLike<number>, samples: number): [number, number] {
   const n = values.length;
   if (n === 0) throw new RangeError("bootstrap: cannot resample an empty group");
+  const draws = new Uint32Array(samples * n);
+  rng.fillDraws(draws, n);
+  return percentileCIOfDraws(draws, 0, values, samples);
+}
+
+/**
+ * pythonPercentileCI over draws already taken: resample b reads draws[offset + b·n … offset + b·n + n − 1].
+ * Lets every ranking evaluated on the same group share one generator's draws (they depend only on the
+ * seed, the group's size and the number of resamples).
+ */
+export function percentileCIOfDraws(draws: Uint32Array, offset: number, values: ArrayLike<number>, samples: number): [number, number] {
+  const n = values.length;
+  if (n === 0) throw new RangeError("bootstrap: cannot resample an empty group");
+  if (offset + samples * n > draws.length) throw new RangeError(`bootstrap: ${samples} resamples of ${n} need ${samples * n} draws from ${offset}, only ${draws.length} taken`);
   const [loRank, hiRank] = percentileRanks(samples);
-  const idx = new Uint32Array(n);
   const split = splitFixedPoint(values, n);
   if (split === null) {
     // exponent spread too wide for the fixed-point grid: exact BigInt mean per resample
     const means = new Float64Array(samples);
     const resample = new Float64Array(n);
-    for (let b = 0; b < samples; b++) {
+    for (let b = 0, k = offset; b < samples; b++) {
       if ((b & 255) === 0) checkInterrupt();
-      rng.fillDraws(idx, n);
-      for (let i = 0; i < n; i++) resample[i] = values[idx[i]!]!;
+      for (let i = 0; i < n; i++, k++) resample[i] = values[draws[k]!]!;
       means[b] = exactMean(resample);
     }
     means.sort();
@@ -48,13 +60,12 @@ export function pythonPercentileCI(rng: PyRandom, values: ArrayLike<number>, sam
   const { hi, lo } = split;
   const sumHi = new Float64Array(samples);
   const sumLo = new Float64Array(samples);
-  for (let b = 0; b < samples; b++) {
+  for (let b = 0, k = offset; b < samples; b++) {
     if ((b & 255) === 0) checkInterrupt();
-    rng.fillDraws(idx, n);
     let h = 0;
     let l = 0;
-    for (let i = 0; i < n; i++) {
-      const j = idx[i]!;
+    for (let i = 0; i < n; i++, k++) {
+      const j = draws[k]!;
       h += hi[j]!;
       l += lo[j]!;
     }
@@ -62,11 +73,50 @@ export function pythonPercentileCI(rng: PyRandom, values: ArrayLike<number>, sam
     sumHi[b] = ch;
     sumLo[b] = cl;
   }
-  const order = Array.from({ length: samples }, (_, b) => b);
-  order.sort((x, y) => sumHi[x]! - sumHi[y]! || sumLo[x]! - sumLo[y]!);
+  const order = new Int32Array(samples);
+  for (let b = 0; b < samples; b++) order[b] = b;
+  const less = (x: number, y: number): boolean => sumHi[x]! < sumHi[y]! || (sumHi[x] === sumHi[y] && sumLo[x]! < sumLo[y]!);
+  selectRank(order, 0, samples - 1, loRank, less);
+  selectRank(order, loRank, samples - 1, hiRank, less);
   const at = (rank: number): number => {
     const b = order[rank]!;
     return splitSumMean(sumHi[b]!, sumLo[b]!, split, n);
   };
   return [at(loRank), at(hiRank)];
+}
+
+/**
+ * Rearrange a[lo..hi] so that a[k] holds the element a full sort by `less` would put there, everything before it is
+ * not greater and everything after it not less (Hoare's selection, median-of-three pivots). Which of several equal
+ * elements lands at k is unspecified: callers read only the value there, the same for all of them.
+ */
+function selectRank(a: Int32Array, lo: number, hi: number, k: number, less: (x: number, y: number) => boolean): void {
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    // median of three to a[mid]
+    if (less(a[mid]!, a[lo]!)) swap(a, mid, lo);
+    if (less(a[hi]!, a[lo]!)) swap(a, hi, lo);
+    if (less(a[hi]!, a[mid]!)) swap(a, hi, mid);
+    const pivot = a[mid]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (less(a[i]!, pivot)) i++;
+      while (less(pivot, a[j]!)) j--;
+      if (i <= j) {
+        swap(a, i, j);
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+function swap(a: Int32Array, i: number, j: number): void {
+  const t = a[i]!;
+  a[i] = a[j]!;
+  a[j] = t;
 }

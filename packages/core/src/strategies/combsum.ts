@@ -22,10 +22,19 @@ export function combSumScores(ctx: RankingContext): Float64Array {
   return s;
 }
 
+const orders = new WeakMap<RankingContext, Int32Array>();
+
+/** The CombSUM ranking of a context (ctx.order of combSumScores), memoised: the gated hybrid returns it whenever its gate does not fire. */
+export function combSumOrder(ctx: RankingContext): Int32Array {
+  let o = orders.get(ctx);
+  if (!o) orders.set(ctx, (o = ctx.order(combSumScores(ctx))));
+  return o;
+}
+
 /** CombSUM hybrid: min-max BM25 + min-max cosine, stable descending (ties in insertion order). */
 export const combSum: RetrievalStrategy = {
   key: "combsum (bm25 + cosine)",
   slug: "combsum",
   description: "CombSUM of min-max-normalised BM25 and cosine",
-  rank: (ctx) => ctx.order(combSumScores(ctx)),
+  rank: (ctx) => combSumOrder(ctx),
 };
