@@ -25,6 +25,7 @@ Targets:
   all                 every experiment, Exp. 1–7, with hashing and every declared model (then the report is rendered; Exp. 8 runs on its own)
 ${EXPERIMENTS.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
   epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
+  locomo-eval         score an external LoCoMo rankings JSONL under every protocol of the ladder, paired with the built-in strategies
   longmemeval-eval    score an external LongMemEval rankings JSONL under LongMemEval's official protocol
   corpus              every strategy on your own journal corpus (two CSV files)
 
@@ -40,6 +41,8 @@ Options:
 
 exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
+locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N]
+              one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
 longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing]
               one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids)
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
@@ -70,6 +73,7 @@ const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "sample
 /** The options each non-experiment target reads. */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
+  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples"],
   "longmemeval-eval": ["rankings", "output", "data", "allow-missing"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };
@@ -94,7 +98,7 @@ export function parseBenchArgs(argv: readonly string[]) {
 }
 
 function unknownTarget(target: string): string {
-  return `unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, longmemeval-eval, corpus`;
+  return `unknown target "${target}"; known: all, ${EXPERIMENTS.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, locomo-eval, longmemeval-eval, corpus`;
 }
 
 /** An option the target does not read is a usage error, never silently ignored. */
@@ -146,7 +150,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       throw new UsageError((e as Error).message);
     }
     const target = positionals[0]!;
-    const experimentTarget = target !== "epirec-eval" && target !== "longmemeval-eval" && target !== "corpus";
+    const experimentTarget = target !== "epirec-eval" && target !== "locomo-eval" && target !== "longmemeval-eval" && target !== "corpus";
     if (experimentTarget && target !== "all" && findExperiment(target) === undefined) throw new UsageError(unknownTarget(target));
     rejectUnusedOptions(target, values);
     // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
@@ -156,6 +160,14 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
     if (target === "longmemeval-eval") return await longmemevalEval(values);
+    if (target === "locomo-eval") {
+      const rankings = values.rankings as string | undefined;
+      const output = values.output as string | undefined;
+      if (!rankings || !output) throw new UsageError("locomo-eval needs --rankings FILE and --output FILE");
+      if (await sameFile(callerPath(rankings), callerPath(output))) throw new UsageError(`--output ${output} is the rankings file itself (${rankings}); choose another --output FILE`);
+      const { runLocomoEval } = await import("./locomo-eval-command.js");
+      return await runLocomoEval({ rankings, output, allowMissing: values["allow-missing"] === true, seed, samples });
+    }
     if (target === "corpus") {
       const { runCorpusCommand } = await import("./corpus-command.js");
       return await runCorpusCommand(values);
