@@ -43,7 +43,7 @@ exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned Lo
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
 locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N]
               one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
-longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing]
+longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N]
               one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids)
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
 
@@ -74,7 +74,7 @@ const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "sample
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
   "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples"],
-  "longmemeval-eval": ["rankings", "output", "data", "allow-missing"],
+  "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };
 
@@ -159,7 +159,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
-    if (target === "longmemeval-eval") return await longmemevalEval(values);
+    if (target === "longmemeval-eval") return await longmemevalEval(values, { seed, samples });
     if (target === "locomo-eval") {
       const rankings = values.rankings as string | undefined;
       const output = values.output as string | undefined;
@@ -359,7 +359,7 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   return 0;
 }
 
-async function longmemevalEval(values: Record<string, string | boolean | string[] | undefined>): Promise<number> {
+async function longmemevalEval(values: Record<string, string | boolean | string[] | undefined>, spec: { seed: number; samples: number }): Promise<number> {
   const rankingsPath = values.rankings as string | undefined;
   const outputPath = values.output as string | undefined;
   if (!rankingsPath || !outputPath) throw new UsageError("longmemeval-eval needs --rankings FILE and --output FILE");
@@ -375,12 +375,12 @@ async function longmemevalEval(values: Record<string, string | boolean | string[
   }
   let report;
   try {
-    report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(text, rankingsPath), rankingsPath, values["allow-missing"] === true);
+    report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(text, rankingsPath), rankingsPath, values["allow-missing"] === true, spec);
   } catch (e) {
     if (e instanceof LongMemEvalRankingsError) throw new UsageError(e.message);
     throw e;
   }
-  await writeAtomic(resolve(outputPath), formatResultJson({ benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance }, protocol: "official (run_retrieval.py + eval_utils.py)", ...report }));
+  await writeAtomic(resolve(outputPath), formatResultJson({ benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance }, protocol: { metrics: "official (run_retrieval.py + eval_utils.py)", protocols: "the ladder's measures under Persode's protocol of Exp. 8 (b), docs/spec.md §9" }, bootstrap: { ...spec, unit: "question", method: "percentile" }, ...report }));
   const m = report.metrics[report.granularity]!;
   process.stdout.write(`${report.questions} questions (${report.averaged_questions} averaged), ${report.granularity} ids: recall_any@5 ${m["recall_any@5"]}, recall_all@5 ${m["recall_all@5"]}, ndcg_any@5 ${m["ndcg_any@5"]}\nreport written to ${outputPath}\n`);
   return 0;
