@@ -150,6 +150,32 @@ export interface AuditedFile extends ResultDocument {
   runs: Record<string, BenchmarkRun>;
 }
 
+/** A published number, labelled with the protocol it was measured under (a claim: not reproduced here unless `reproduced_by` says so). */
+export interface PublishedClaim {
+  system: string;
+  value: number;
+  /** e.g. "recall_any@5": the measure as the source names it. */
+  measure: string;
+  dataset: string;
+  granularity: "turn" | "session";
+  k: number;
+  question_set: string;
+  questions: number;
+  source: string;
+  /** The ladder's protocol that computes the same thing (`<set>/<gold>/<measure>`), when one does. */
+  protocol?: string;
+  note: string;
+}
+
+/** The protocol ladder of Exp. 5: every strategy × embedder on LoCoMo under every protocol (docs/spec.md §9), and the published claims. */
+export interface ProtocolsFile extends ResultDocument {
+  benchmark: Record<string, unknown> & { data_sha256: string };
+  protocol: Record<string, unknown>;
+  bootstrap: BootstrapRecord;
+  claims: PublishedClaim[];
+  runs: Record<string, BenchmarkRun>;
+}
+
 /** How every p-value of a file was computed. */
 export interface SignificanceRecord {
   samples: number;
@@ -184,6 +210,7 @@ export interface ResultFileTypes {
   exp4: Exp4File;
   exp5: BenchmarkFile;
   "exp5-audit": AuditedFile;
+  "exp5-protocols": ProtocolsFile;
   exp6: BenchmarkFile;
   exp7: Exp7File;
   exp8: BenchmarkFile & { official: Record<string, unknown> };

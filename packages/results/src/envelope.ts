@@ -15,6 +15,7 @@ export type DocumentKind =
   | "exp4"
   | "exp5"
   | "exp5-audit"
+  | "exp5-protocols"
   | "exp6"
   | "exp7"
   | "exp8"
@@ -32,6 +33,7 @@ const ENVELOPES: Readonly<Record<DocumentKind, { blocks: readonly string[]; stra
   exp4: { blocks: ["personalization", "journals"], strategies: "none" },
   exp5: { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
   "exp5-audit": { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
+  "exp5-protocols": { blocks: ["benchmark", "protocol", "bootstrap", "claims", "runs"], strategies: "runs" },
   exp6: { blocks: ["benchmark", "protocol", "bootstrap", "runs"], strategies: "runs" },
   exp7: { blocks: ["benchmark", "protocol", "bootstrap", "significance", "runs"], strategies: "none" },
   exp8: { blocks: ["benchmark", "protocol", "bootstrap", "official", "runs"], strategies: "runs" },

@@ -4,7 +4,7 @@
  */
 
 /** The experiments with a paper-format results file, in the order the report presents them (Exp. 8's is written only by `pnpm bench exp8`, never by `all`). */
-export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp5-audit", "exp6", "exp7", "exp8"] as const;
+export const EXPERIMENTS = ["exp1", "exp2", "exp3", "exp4", "exp5", "exp5-audit", "exp5-protocols", "exp6", "exp7", "exp8"] as const;
 /** One experiment key. */
 export type Experiment = (typeof EXPERIMENTS)[number];
 
@@ -19,6 +19,7 @@ export const RESULT_FILES: Readonly<Record<Experiment, string>> = {
   exp4: "exp4_journals.json",
   exp5: "exp5_locomo.json",
   "exp5-audit": "exp5_locomo_audited.json",
+  "exp5-protocols": "exp5_locomo_protocols.json",
   exp6: "exp6_epirec.json",
   exp7: "exp7_estimators.json",
   exp8: "exp8_longmemeval.json",
@@ -76,7 +77,7 @@ export function corpusFiles(slug: string): { results: string; extended: string; 
   return { results: `corpus_${slug}.json`, extended: `corpus_${slug}_extended.json`, rankings: `corpus_${slug}_rankings` };
 }
 
-/** The `pnpm bench` target that writes an experiment's results file (Exp. 5 writes both LoCoMo files). */
+/** The `pnpm bench` target that writes an experiment's results file (Exp. 5 writes every LoCoMo file). */
 export function benchTarget(e: Experiment): string {
-  return e === "exp5-audit" ? "exp5" : e;
+  return e === "exp5-audit" || e === "exp5-protocols" ? "exp5" : e;
 }

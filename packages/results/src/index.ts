@@ -37,6 +37,8 @@ export type {
   GatedRun,
   BenchmarkFile,
   AuditedFile,
+  ProtocolsFile,
+  PublishedClaim,
   SignificanceRecord,
   ExtendedFile,
   Exp7File,

@@ -1,0 +1,61 @@
+/**
+ * Published retrieval numbers, each labelled with the protocol it was measured under (granularity, k, question
+ * set, source). They are claims: stated as their source states them, and reproduced here only where
+ * `protocol` names the ladder's protocol that computes the same thing (docs/spec.md §9). A number whose
+ * protocol could not be verified from its source is left out.
+ */
+import type { PublishedClaim } from "@persode/results";
+
+/** The claims the protocol ladder shows beside its own numbers. */
+export const PUBLISHED_CLAIMS: readonly PublishedClaim[] = [
+  {
+    system: "Persode reference implementation, similarity-only (hashing embedder)",
+    value: 0.1525,
+    measure: "evidence recall@5",
+    dataset: "LoCoMo",
+    granularity: "turn",
+    k: 5,
+    question_set: "categories 1–4 with a resolvable evidence id",
+    questions: 1535,
+    source: "the reference results Persode-TS reproduces (docs/spec.md §7 Exp. 5)",
+    protocol: "persode/original/turn.recall@5",
+    note: "reproduced exactly: the hashing similarity-only row of the ladder",
+  },
+  {
+    system: "Persode reference implementation, similarity-only (all-MiniLM-L6-v2)",
+    value: 0.3533,
+    measure: "evidence recall@5",
+    dataset: "LoCoMo",
+    granularity: "turn",
+    k: 5,
+    question_set: "categories 1–4 with a resolvable evidence id",
+    questions: 1535,
+    source: "the reference results Persode-TS reproduces (docs/spec.md §7 Exp. 5)",
+    protocol: "persode/original/turn.recall@5",
+    note: "reproduced within the neural tolerance: the all-MiniLM-L6-v2 similarity-only row of the ladder",
+  },
+  {
+    system: "agentmemory, BM25 + vector (all-MiniLM-L6-v2)",
+    value: 0.952,
+    measure: "recall_any@5 (any gold session in the top 5)",
+    dataset: "LongMemEval_S",
+    granularity: "session",
+    k: 5,
+    question_set: "the 500 questions of LongMemEval_S",
+    questions: 500,
+    source: "https://github.com/rohitg00/agentmemory/blob/main/benchmark/LONGMEMEVAL.md",
+    note: "a vendor's claim, not reproduced here (the LongMemEval data is not available on this machine); sessions are the ranked unit, not turns",
+  },
+  {
+    system: "agentmemory, BM25 only",
+    value: 0.862,
+    measure: "recall_any@5 (any gold session in the top 5)",
+    dataset: "LongMemEval_S",
+    granularity: "session",
+    k: 5,
+    question_set: "the 500 questions of LongMemEval_S",
+    questions: 500,
+    source: "https://github.com/rohitg00/agentmemory/blob/main/benchmark/LONGMEMEVAL.md",
+    note: "a vendor's claim, not reproduced here; their BM25 uses Porter stemming and synonym expansion, not textbook BM25",
+  },
+];
