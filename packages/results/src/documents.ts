@@ -164,6 +164,8 @@ export interface PublishedClaim {
   source: string;
   /** The ladder's protocol that computes the same thing (`<set>/<gold>/<measure>`), when one does. */
   protocol?: string;
+  /** The ladder's run and strategy that reproduce the claim, when one does. */
+  reproduced_by?: { run: string; strategy: string };
   note: string;
 }
 

@@ -11,6 +11,7 @@ import { exp3 } from "./exp3.js";
 import { exp4 } from "./exp4.js";
 import { exp5 } from "./exp5.js";
 import { exp5Audit } from "./exp5-audit.js";
+import { protocols } from "./protocols.js";
 import { exp6 } from "./exp6.js";
 import { exp7 } from "./exp7.js";
 import { exp8 } from "./exp8.js";
@@ -42,7 +43,7 @@ function binder<D>(e: ReportExperiment<D>): Binder {
 }
 
 /** The report's experiments, in the order they are presented. */
-const REPORT_EXPERIMENTS: readonly Binder[] = [binder(exp1), binder(exp2), binder(exp3), binder(exp4), binder(exp5), binder(exp5Audit), binder(exp6), binder(exp7), binder(beyond), binder(embedders), binder(exp8)];
+const REPORT_EXPERIMENTS: readonly Binder[] = [binder(exp1), binder(exp2), binder(exp3), binder(exp4), binder(exp5), binder(exp5Audit), binder(protocols), binder(exp6), binder(exp7), binder(beyond), binder(embedders), binder(exp8)];
 
 /** The experiments whose results are present in `set`, each bound to its documents, in presentation order. */
 export function presentReportExperiments(set: ResultSet): PresentExperiment[] {
