@@ -41,7 +41,7 @@ Options:
 
 exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
-locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N]
+locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
               one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
 longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N]
               one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids)
@@ -64,6 +64,7 @@ const OPTIONS = {
   model: { type: "string" },
   dtype: { type: "string" },
   "allow-missing": { type: "boolean" },
+  report: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -73,7 +74,7 @@ const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "sample
 /** The options each non-experiment target reads. */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
-  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples"],
+  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name"],
   "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };
@@ -123,6 +124,8 @@ export interface RunHooks {
    * `staged.dir` (the staging copy of `out`); files for outside the folder go through `staged.stageFileFor`.
    */
   afterRun?(staged: StagedResults): Promise<void>;
+  /** Render figures, manifest and report.html of the results folder `dir` (locomo-eval --report). */
+  renderReport?(dir: string): Promise<void>;
 }
 
 /** Run the CLI with argv (without node and script); returns the exit code. */
@@ -166,7 +169,10 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       if (!rankings || !output) throw new UsageError("locomo-eval needs --rankings FILE and --output FILE");
       if (await sameFile(callerPath(rankings), callerPath(output))) throw new UsageError(`--output ${output} is the rankings file itself (${rankings}); choose another --output FILE`);
       const { runLocomoEval } = await import("./locomo-eval-command.js");
-      return await runLocomoEval({ rankings, output, allowMissing: values["allow-missing"] === true, seed, samples });
+      const report = typeof values.report === "string" ? values.report : undefined;
+      if (report !== undefined && !hooks.renderReport) throw new UsageError("--report needs the report renderer: run it as pnpm bench locomo-eval …");
+      const name = typeof values.name === "string" ? values.name : "outside system";
+      return await runLocomoEval({ rankings, output, allowMissing: values["allow-missing"] === true, seed, samples, ...(report !== undefined ? { report: { dir: report, name, render: hooks.renderReport! } } : {}) });
     }
     if (target === "corpus") {
       const { runCorpusCommand } = await import("./corpus-command.js");

@@ -6,7 +6,6 @@
  */
 import { readFile } from "node:fs/promises";
 import { LOCOMO, loadLocomo, loadLocomoAudit } from "@persode/datasets";
-import { formatResultJson } from "@persode/results";
 import { LADDER_MEASURES, LOCOMO_QUESTION_SETS } from "./protocols.js";
 import { LadderScorer, locomoQuestionSets } from "./locomo-protocols.js";
 import { PAIRED_MEASURES, RankingsInputError, evaluateLocomoRankings, pairedWithBuiltins, parseLocomoRankings } from "./locomo-eval.js";
@@ -14,10 +13,22 @@ import { runExp5 } from "./experiments/exp5-locomo.js";
 import { DEFAULT_PERMUTATIONS } from "./stats/randomization.js";
 import { UsageError, callerPath, embedderSettings } from "./options.js";
 import { buildEmbedder } from "./embedder-setup.js";
-import { writeAtomic } from "./results.js";
+import { describeEmbedder, meta, strategyRecordsFor, writeAtomic } from "./results.js";
+import { join } from "node:path";
+import { RESULT_FILES, formatResultJson, writeResultFile, type ProtocolsFile } from "@persode/results";
+import { EXP5_PROTOCOLS_PROTOCOL } from "./experiments/exp5.js";
+import { PUBLISHED_CLAIMS } from "./published-claims.js";
 
 /** Run the command; input faults are UsageErrors (exit 2), raised before anything is written. */
-export async function runLocomoEval(o: { rankings: string; output: string; allowMissing: boolean; seed: number; samples: number }): Promise<number> {
+export async function runLocomoEval(o: {
+  rankings: string;
+  output: string;
+  allowMissing: boolean;
+  seed: number;
+  samples: number;
+  /** With `report`: the folder to write the system's ladder file into and render (figures, manifest, report.html). */
+  report?: { dir: string; name: string; render(dir: string): Promise<void> };
+}): Promise<number> {
   const data = await loadLocomo();
   const audit = await loadLocomoAudit(data);
   let text: string;
@@ -58,6 +69,27 @@ export async function runLocomoEval(o: { rankings: string; output: string; allow
     },
   };
   await writeAtomic(callerPath(o.output), formatResultJson(doc));
+  if (o.report) {
+    // The system's section "like ours": a ladder file with the built-in strategies (hashing run) and the system (its own run).
+    const dir = callerPath(o.report.dir);
+    const builtinRun = scorer.summary({ seed: o.seed, samples: o.samples }, "locomo-eval/builtins");
+    const questions = Object.fromEntries([...families].map(([f, qs]) => [f, qs.length]));
+    const runs = {
+      hashing: { embedder: describeEmbedder(embedder), ...builtinRun },
+      outside: { embedder: { name: "outside", id: `rankings file ${o.rankings}`, dim: 0 }, questions, strategies: { [o.report.name]: scored.report.protocols } },
+    };
+    const records = strategyRecordsFor([...Object.keys(builtinRun.strategies as Record<string, unknown>), o.report.name], [{ key: o.report.name, slug: "outside-system", order: 0, built_in: false }]);
+    await writeResultFile(join(dir, RESULT_FILES["exp5-protocols"]), "exp5-protocols", {
+      benchmark: { ...doc.benchmark, url: "https://github.com/snap-research/locomo" },
+      protocol: EXP5_PROTOCOLS_PROTOCOL,
+      bootstrap: { samples: o.samples, seed: o.seed, unit: "question", method: "percentile" },
+      claims: [...PUBLISHED_CLAIMS],
+      runs: runs as unknown as ProtocolsFile["runs"],
+      meta: meta(o.seed, Object.keys(runs), `locomo-eval --rankings ${o.rankings} --report ${o.report.dir}`, data.sha256, { audit_sha256: audit.sha256, strategies: records }),
+    });
+    await o.report.render(dir);
+    process.stdout.write(`report of ${o.report.name} rendered into ${o.report.dir}\n`);
+  }
   const p = scored.report.protocols["persode/original"]!.values;
   const a = scored.report.protocols["all/original"]!.values;
   const missing = scored.report.rankings.missing_scored_empty;

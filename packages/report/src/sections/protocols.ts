@@ -45,6 +45,10 @@ function columns(doc: ResultDoc): { emb: string; strategy: string; label: string
   const out: { emb: string; strategy: string; label: string }[] = [];
   if (embedders.includes("hashing") && hasPath(doc, ["runs", "hashing", "strategies", "bm25"])) out.push({ emb: "hashing", strategy: "bm25", label: "BM25" });
   for (const emb of embedders) if (hasPath(doc, ["runs", emb, "strategies", "similarity-only"])) out.push({ emb, strategy: "similarity-only", label: `similarity-only, ${embedderName(emb)}` });
+  // An outside system scored by `pnpm bench locomo-eval --report` (a strategy that is not built in) gets its own column.
+  for (const emb of embedders.filter((e) => getString(doc, ["runs", e, "embedder", "name"]) === "outside")) {
+    for (const s of orderedStrategies(doc, getKeys(doc, ["runs", emb, "strategies"]))) out.push({ emb, strategy: s, label: s });
+  }
   return out;
 }
 
