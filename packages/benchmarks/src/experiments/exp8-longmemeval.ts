@@ -123,7 +123,7 @@ export function officialBlock(questions: readonly LongMemEvalQuestion[]): { bloc
 }
 
 /** A question's store: every turn a memory (session date + 1 s per position), now = question_date; evidence mask and session of each memory. */
-function questionStore(
+export function questionStore(
   q: LongMemEvalQuestion,
   analyze: (t: string) => { event?: string; emotion?: string; hashtags?: string[]; intensity: number },
   vectors: ReadonlyMap<string, Float64Array>,
