@@ -22,10 +22,10 @@ import { questionStore } from "./experiments/exp8-longmemeval.js";
 import type { RankingGroup } from "./ranking-loop.js";
 
 /** The committed LongMemEval-format fixture (what `--latency` times when no `--data` is given). */
-export const LONGMEMEVAL_FIXTURE = fileURLToPath(new URL("../../datasets/test/fixtures/longmemeval/synthetic.json", import.meta.url));
+const LONGMEMEVAL_FIXTURE = fileURLToPath(new URL("../../datasets/test/fixtures/longmemeval/synthetic.json", import.meta.url));
 
 /** One strategy's timings on one dataset. */
-export interface LatencyRow {
+interface LatencyRow {
   dataset: string;
   strategy: string;
   stores: number;
@@ -45,7 +45,7 @@ function quantile(sorted: readonly number[], p: number): number {
 }
 
 /** Time every strategy on every group: build (store + first query) per group, then each later query. */
-export function timeStrategies(dataset: string, groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[] = extendedStrategies()): LatencyRow[] {
+function timeStrategies(dataset: string, groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[] = extendedStrategies()): LatencyRow[] {
   const progress = new Progress(`latency ${dataset} (${embedder.name})`, { total: strats.length * groups.length });
   const rows = strats.map((s) => {
     const build: number[] = [];
@@ -77,7 +77,7 @@ export function timeStrategies(dataset: string, groups: readonly RankingGroup[],
 }
 
 /** Exp. 5's LoCoMo stores and questions (the persode set), embedded through the cache. */
-export async function locomoGroups(embedder: Embedder): Promise<RankingGroup[]> {
+async function locomoGroups(embedder: Embedder): Promise<RankingGroup[]> {
   const data = await loadLocomo();
   const analyzer = new LexiconAnalyzer();
   const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
@@ -91,7 +91,7 @@ export async function locomoGroups(embedder: Embedder): Promise<RankingGroup[]> 
 }
 
 /** Exp. 8's per-question haystacks (questions with a has_answer turn, no abstention) of a LongMemEval-format file. */
-export async function longmemevalGroups(embedder: Embedder, file?: string): Promise<RankingGroup[]> {
+async function longmemevalGroups(embedder: Embedder, file?: string): Promise<RankingGroup[]> {
   const data = file ? await loadLongMemEval({ data: file }) : (() => {
     const bytes = readFileSync(LONGMEMEVAL_FIXTURE);
     return parseLongMemEval(bytes, sha256Hex(bytes), LONGMEMEVAL_FIXTURE);
@@ -114,7 +114,7 @@ function ladderRecall(ladderFile: string | undefined, run: string, strategy: str
  * The latency table as Markdown: one row per dataset × strategy, build and query times in ms, and on LoCoMo the
  * strategy's turn.recall@5 (persode/original) and session.any@5 (all/original) from `ladderFile`.
  */
-export function formatLatency(rows: readonly LatencyRow[], run: string, ladderFile?: string): string {
+function formatLatency(rows: readonly LatencyRow[], run: string, ladderFile?: string): string {
   const ms = (x: number) => (Number.isNaN(x) ? "–" : x < 10 ? x.toFixed(2) : x.toFixed(1));
   const out = [
     `| dataset | strategy (${run}) | stores | queries | build p50 (ms) | build p95 (ms) | build total (ms) | query p50 (ms) | query p95 (ms) | turn.recall@5 | session.any@5 (all) |`,
@@ -128,7 +128,11 @@ export function formatLatency(rows: readonly LatencyRow[], run: string, ladderFi
 }
 
 /** Time every strategy with one embedder on LoCoMo and LongMemEval (`data`: a LongMemEval-format file, default the fixture). */
-export async function runLatency(embedder: Embedder, run: string, opts: { data?: string; ladderFile?: string } = {}): Promise<string> {
-  const rows = [...timeStrategies("LoCoMo", await locomoGroups(embedder), embedder), ...timeStrategies(opts.data ? "LongMemEval (--data)" : "LongMemEval (fixture)", await longmemevalGroups(embedder, opts.data), embedder)];
+export async function runLatency(embedder: Embedder, run: string, opts: { data?: string; ladderFile?: string; datasets?: readonly ("locomo" | "longmemeval")[] } = {}): Promise<string> {
+  const datasets = opts.datasets ?? ["locomo", "longmemeval"];
+  const rows = [
+    ...(datasets.includes("locomo") ? timeStrategies("LoCoMo", await locomoGroups(embedder), embedder) : []),
+    ...(datasets.includes("longmemeval") ? timeStrategies(opts.data ? "LongMemEval (--data)" : "LongMemEval (fixture)", await longmemevalGroups(embedder, opts.data), embedder) : []),
+  ];
   return formatLatency(rows, run, opts.ladderFile);
 }

@@ -33,7 +33,7 @@ export interface LocomoRankingLine {
 export const PAIRED_MEASURES: readonly Measure[] = ["turn.recall@5", "turn.mrr", "session.any@5", "session.recall@5"].map(parseMeasure);
 
 /** Parse one JSONL line into an object, or an error naming the line. */
-export function jsonLine(raw: string, file: string, line: number): Record<string, unknown> {
+function jsonLine(raw: string, file: string, line: number): Record<string, unknown> {
   let j: unknown;
   try {
     j = JSON.parse(raw);
@@ -45,7 +45,7 @@ export function jsonLine(raw: string, file: string, line: number): Record<string
 }
 
 /** The optional `latency_ms` of a line: a finite number ≥ 0, or an error naming the line. */
-export function latencyOf(o: Record<string, unknown>, file: string, line: number): number | undefined {
+function latencyOf(o: Record<string, unknown>, file: string, line: number): number | undefined {
   const v = o.latency_ms;
   if (v === undefined) return undefined;
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new RankingsInputError(`${file}:${line}: latency_ms must be a number of milliseconds >= 0 (got ${JSON.stringify(v)})`);
@@ -53,7 +53,7 @@ export function latencyOf(o: Record<string, unknown>, file: string, line: number
 }
 
 /** Refuse an id listed twice in one ranking, naming the line. */
-export function checkDistinct(ids: readonly string[], file: string, line: number, what: string): void {
+function checkDistinct(ids: readonly string[], file: string, line: number, what: string): void {
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) throw new RankingsInputError(`${file}:${line}: "${id}" appears twice in the ranking of ${what}; a ranking lists each id once`);

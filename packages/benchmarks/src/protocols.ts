@@ -44,7 +44,7 @@ export function parseMeasure(name: string): Measure {
 }
 
 /** The k of the protocol ladder: 5 (the field's usual cut-off; Persode's primary k) and 10. */
-export const LADDER_KS = [5, 10] as const;
+const LADDER_KS = [5, 10] as const;
 
 /** Every measure of the ladder, turn level then session level: recall, any, all, nDCG at each k, then MRR. */
 export const LADDER_MEASURES: readonly Measure[] = (["turn", "session"] as const).flatMap((g) => [
