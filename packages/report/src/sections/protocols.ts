@@ -29,14 +29,14 @@ export const LADDER_RUNGS: readonly Rung[] = [
   { family: "all/original", measure: "session.any@10" },
 ];
 
-const KIND_LABELS: Readonly<Record<string, string>> = { recall: "evidence recall", any: "any", all: "all", ndcg: "nDCG", mrr: "MRR" };
+const KIND_LABELS: Readonly<Record<string, string>> = { recall: "recall", any: "any", all: "all", ndcg: "nDCG", mrr: "MRR" };
 
-/** "turn · evidence recall@5 · persode set · original gold". */
+/** "turn recall@5 · persode · original" (granularity and measure · question set · gold). */
 export function rungLabel(r: Rung): string {
   const [g, rest] = r.measure.split(".") as [string, string];
   const [kind, k] = rest.split("@") as [string, string | undefined];
   const [set, gold] = r.family.split("/") as [string, string];
-  return `${g} · ${KIND_LABELS[kind] ?? kind}${k ? `@${k}` : ""} · ${set} set · ${gold} gold`;
+  return `${g} ${KIND_LABELS[kind] ?? kind}${k ? `@${k}` : ""} · ${set} · ${gold}`;
 }
 
 /** The systems of the README table: BM25 (embedder-free; the hashing run's) and similarity-only with each embedder. */
@@ -44,7 +44,7 @@ function columns(doc: ResultDoc): { emb: string; strategy: string; label: string
   const embedders = embeddersOf(doc);
   const out: { emb: string; strategy: string; label: string }[] = [];
   if (embedders.includes("hashing") && hasPath(doc, ["runs", "hashing", "strategies", "bm25"])) out.push({ emb: "hashing", strategy: "bm25", label: "BM25" });
-  for (const emb of embedders) if (hasPath(doc, ["runs", emb, "strategies", "similarity-only"])) out.push({ emb, strategy: "similarity-only", label: `similarity-only, ${embedderName(emb)}` });
+  for (const emb of embedders) if (hasPath(doc, ["runs", emb, "strategies", "similarity-only"])) out.push({ emb, strategy: "similarity-only", label: `similarity, ${embedderName(emb)}` });
   // An outside system scored by `pnpm bench locomo-eval --report` (a strategy that is not built in) gets its own column.
   for (const emb of embedders.filter((e) => getString(doc, ["runs", e, "embedder", "name"]) === "outside")) {
     for (const s of orderedStrategies(doc, getKeys(doc, ["runs", emb, "strategies"]))) out.push({ emb, strategy: s, label: s });
@@ -84,13 +84,16 @@ export function protocolsSection(doc: ResultDoc, rec: ManifestRecorder): Section
     [rungLabel(r)],
     ...cols.map((c) => {
       const base = ["runs", c.emb, "strategies", c.strategy, r.family];
-      return valueWithCi(rec, doc, [...base, "values", r.measure], [...base, "ci95", r.measure], id(c, r), 3, toleranceOf(c.emb)).cell;
+      // Value to 3 decimals, its CI to 2 (the table must fit a 1,400 px page; every CI to 4 decimals is in the file).
+      const t = toleranceOf(c.emb);
+      const i = id(c, r);
+      return [rec.num(doc, [...base, "values", r.measure], i, 3, t), " [", rec.num(doc, [...base, "ci95", r.measure, 0], `${i}.ci95.lo`, 2, t), ", ", rec.num(doc, [...base, "ci95", r.measure, 1], `${i}.ci95.hi`, 2, t), "]"];
     }),
   ]);
   blocks.push({
     kind: "table",
-    caption: "The protocol ladder on LoCoMo — the same rankings under each protocol (brackets: 95 % bootstrap CIs; every strategy, measure and gold: results/exp5_locomo_protocols.json)",
-    header: ["protocol (granularity · measure@k · question set · gold)", ...cols.map((c) => c.label)],
+    caption: "The protocol ladder on LoCoMo — the same rankings under each protocol (granularity measure@k · question set · gold; recall = evidence recall; similarity = similarity-only; brackets: 95 % bootstrap CIs; every strategy, measure and gold: results/exp5_locomo_protocols.json)",
+    header: ["protocol", ...cols.map((c) => c.label)],
     numeric: [false, ...cols.map(() => true)],
     rows,
   });
