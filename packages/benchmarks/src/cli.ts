@@ -9,6 +9,9 @@ import { DECLARED_MODELS, loadEpiRec, loadLocomo, loadLongMemEval, type Episodic
 import { evaluateRankings, formatOfficialReport } from "./epirec/official.js";
 import { parseRankingsJsonl } from "./epirec/rankings.js";
 import { LongMemEvalRankingsError, evaluateLongMemEvalRankings, parseLongMemEvalRankings } from "./longmemeval/eval.js";
+import { PAIRED_MEASURES, pairedWithBuiltins } from "./locomo-eval.js";
+import type { Measure } from "./protocols.js";
+import { DEFAULT_PERMUTATIONS } from "./stats/randomization.js";
 import type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 import { EXPERIMENTS, findExperiment } from "./experiments/index.js";
 import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
@@ -44,7 +47,7 @@ epirec-eval:  --rankings FILE --output FILE [--data FILE]
 locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
               one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
 longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N]
-              one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids)
+              one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids; optional latency_ms)
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
 
 /** The command-line options of `pnpm bench`, as node:util parseArgs declares them. */
@@ -380,13 +383,37 @@ async function longmemevalEval(values: Record<string, string | boolean | string[
     throw new Error(`cannot read rankings file ${rankingsPath}: ${(e as Error).message}`);
   }
   let report;
+  const sink: { columns?: Float64Array[]; measures?: Measure[] } = {};
   try {
-    report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(text, rankingsPath), rankingsPath, values["allow-missing"] === true, spec);
+    report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(text, rankingsPath), rankingsPath, values["allow-missing"] === true, spec, sink);
   } catch (e) {
     if (e instanceof LongMemEvalRankingsError) throw new UsageError(e.message);
     throw e;
   }
-  await writeAtomic(resolve(outputPath), formatResultJson({ benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance }, protocol: { metrics: "official (run_retrieval.py + eval_utils.py)", protocols: "the ladder's measures under Persode's protocol of Exp. 8 (b), docs/spec.md §9" }, bootstrap: { ...spec, unit: "question", method: "percentile" }, ...report }));
+  // The built-in strategies on the same questions (hashing embedder, Exp. 8's stores), paired with the system.
+  const family = "has_answer/original";
+  let paired = {};
+  if (sink.columns && sink.columns[0]!.length > 0) {
+    const { builtinLadderColumns } = await import("./longmemeval/builtins.js");
+    const { embedder } = await buildEmbedder("hashing", embedderSettings("hashing", {}, process.env));
+    const builtins = await builtinLadderColumns(data, embedder, sink.measures!);
+    paired = pairedWithBuiltins(new Map([[family, sink.columns]]), new Map([[family, builtins]]), { seed: spec.seed }, "longmemeval-eval/paired", sink.measures!);
+  }
+  await writeAtomic(
+    resolve(outputPath),
+    formatResultJson({
+      benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance },
+      protocol: { metrics: "official (run_retrieval.py + eval_utils.py)", protocols: "the ladder's measures under Persode's protocol of Exp. 8 (b), docs/spec.md §9" },
+      bootstrap: { ...spec, unit: "question", method: "percentile" },
+      ...report,
+      paired: {
+        against: "every built-in strategy, hashing embedder, over Exp. 8's stores of the same questions",
+        test: { randomization_samples: DEFAULT_PERMUTATIONS, seed: spec.seed, multiple_comparisons: "Holm across the strategies within each measure, alpha 0.05", diff: "outside system minus strategy", wins_ties_losses: "counted from the outside system's side" },
+        measures: PAIRED_MEASURES.filter((m) => sink.measures?.some((x) => x.name === m.name)).map((m) => m.name),
+        families: paired,
+      },
+    }),
+  );
   const m = report.metrics[report.granularity]!;
   process.stdout.write(`${report.questions} questions (${report.averaged_questions} averaged), ${report.granularity} ids: recall_any@5 ${m["recall_any@5"]}, recall_all@5 ${m["recall_all@5"]}, ndcg_any@5 ${m["ndcg_any@5"]}\nreport written to ${outputPath}\n`);
   return 0;

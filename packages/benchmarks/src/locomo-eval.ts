@@ -121,10 +121,12 @@ export interface PairedRow {
  * counted from the outside system's side.
  */
 export function pairedWithBuiltins(
-  system: ReadonlyMap<FamilyKey, FamilyColumns>,
-  builtins: ReadonlyMap<FamilyKey, ReadonlyMap<string, FamilyColumns>>,
+  system: ReadonlyMap<string, FamilyColumns>,
+  builtins: ReadonlyMap<string, ReadonlyMap<string, FamilyColumns>>,
   spec: { seed: number; samples?: number },
   label: string,
+  /** The measures of the columns, in column order (default: the whole ladder). */
+  measures: readonly Measure[] = LADDER_MEASURES,
 ): Record<string, Record<string, Record<string, PairedRow>>> {
   const out: Record<string, Record<string, Record<string, PairedRow>>> = {};
   for (const [f, cols] of system) {
@@ -133,7 +135,8 @@ export function pairedWithBuiltins(
     const flips = drawSignFlips(cols[0]!.length, { samples: spec.samples ?? DEFAULT_PERMUTATIONS, seed: spec.seed }, `${label}/${f}`);
     const rows: Record<string, Record<string, PairedRow>> = Object.fromEntries([...strategies.keys()].map((s) => [s, {}]));
     for (const m of PAIRED_MEASURES) {
-      const mi = LADDER_MEASURES.findIndex((x) => x.name === m.name);
+      const mi = measures.findIndex((x) => x.name === m.name);
+      if (mi < 0) continue;
       const tests = [...strategies].map(([, b]) => pairedTest(cols[mi]!, b[mi]!, flips));
       const adjusted = holm(tests.map((t) => t.pRandomization));
       [...strategies.keys()].forEach((s, i) => {

@@ -8,6 +8,9 @@ import { LADDER_MEASURES, measure, parseMeasure, relevantRanks, scoreRanks, sess
 import { locomoQuestionSets } from "../src/locomo-protocols.js";
 import { RankingsInputError, evaluateLocomoRankings, latencySummary, parseLocomoRankings } from "../src/locomo-eval.js";
 import { evaluateLongMemEvalRankings, parseLongMemEvalRankings } from "../src/longmemeval/eval.js";
+import { builtinLadderColumns } from "../src/longmemeval/builtins.js";
+import { pairedWithBuiltins } from "../src/locomo-eval.js";
+import { HashingEmbedder, extendedStrategies } from "@persode/core";
 import { DATA_OPTIONS, runCliInProcess } from "./bench-helpers.js";
 
 const FIXTURES = join(__dirname, "fixtures/protocols");
@@ -141,6 +144,28 @@ describe("longmemeval-eval under the ladder's measures", () => {
       expect(report.latency_ms!.n).toBe(data.questions.length);
     });
   }
+
+  it("compares a system with every built-in strategy on the same questions: a strategy against itself ties everywhere", async () => {
+    const measures = LADDER_MEASURES;
+    const builtins = await builtinLadderColumns(data, new HashingEmbedder(), measures);
+    expect([...builtins.keys()]).toEqual(extendedStrategies().map((s) => s.key));
+    const f = "has_answer/original";
+    const paired = pairedWithBuiltins(new Map([[f, builtins.get("bm25")!]]), new Map([[f, builtins]]), { seed: 1, samples: 200 }, "t", measures)[f]!;
+    for (const [s, rows] of Object.entries(paired)) {
+      for (const r of Object.values(rows)) expect(r.wins + r.ties + r.losses, s).toBe(r.n);
+    }
+    for (const r of Object.values(paired.bm25!)) expect([r.diff, r.ties, r.p_randomization, r.significant]).toEqual([0, r.n, 1, false]);
+  });
+
+  it("writes the paired comparison into longmemeval-eval's report", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lme-eval-"));
+    const out = join(dir, "out.json");
+    const r = await runCliInProcess(["longmemeval-eval", "--data", LME, "--rankings", join(FIXTURES, "longmemeval-session.jsonl"), "--output", out, "--samples", "100"]);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(out, "utf8")) as { paired: { measures: string[]; families: Record<string, Record<string, Record<string, { n: number }>>> } };
+    expect(doc.paired.measures).toEqual(["session.any@5", "session.recall@5"]);
+    expect(Object.keys(doc.paired.families["has_answer/original"]!)).toEqual(extendedStrategies().map((s) => s.key));
+  });
 
   it("refuses an id ranked more often than the haystack holds it and a bad latency, naming the line", () => {
     const q = data.questions.find((x) => new Set(x.sessions.map((s) => s.id)).size === x.sessions.length)!;

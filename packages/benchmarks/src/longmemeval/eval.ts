@@ -6,7 +6,7 @@
  */
 import type { LongMemEvalDataset, LongMemEvalQuestion } from "@persode/datasets";
 import { pyRound } from "@persode/util";
-import { LADDER_MEASURES, relevantRanks, scoreQuestion, sessionRanks } from "../protocols.js";
+import { LADDER_MEASURES, relevantRanks, scoreQuestion, sessionRanks, type Measure } from "../protocols.js";
 import { familyScores, type FamilyScores } from "../locomo-protocols.js";
 import { latencySummary } from "../locomo-eval.js";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
@@ -153,7 +153,15 @@ function persodeQuestionScores(q: LongMemEvalQuestion, l: RankingLine | undefine
 }
 
 /** Score rankings under the official protocol; unknown or repeated ids and missing questions are errors naming the line (or listing the questions). */
-export function evaluateLongMemEvalRankings(data: LongMemEvalDataset, lines: readonly RankingLine[], file: string, allowMissing = false, spec: BootstrapSpec = { seed: 20260713, samples: 2000 }): LongMemEvalEvalReport {
+export function evaluateLongMemEvalRankings(
+  data: LongMemEvalDataset,
+  lines: readonly RankingLine[],
+  file: string,
+  allowMissing = false,
+  spec: BootstrapSpec = { seed: 20260713, samples: 2000 },
+  /** When given, receives the per-question ladder columns (Persode's question set, in data order) and their measures. */
+  sink?: { columns?: Float64Array[]; measures?: Measure[] },
+): LongMemEvalEvalReport {
   const byId = new Map(data.questions.map((q) => [q.questionId, q]));
   for (const l of lines) if (!byId.has(l.questionId)) throw new LongMemEvalRankingsError(`${file}:${l.line}: question ${l.questionId} is not in the data file ${data.path}`);
   const ranked = new Map(lines.map((l) => [l.questionId, l]));
@@ -193,6 +201,7 @@ export function evaluateLongMemEvalRankings(data: LongMemEvalDataset, lines: rea
   const cols = measures.map(() => new Float64Array(included.length));
   included.forEach((q, qi) => persodeQuestionScores(q, ranked.get(q.questionId), granularity, file).forEach((v, mi) => (cols[mi]![qi] = v)));
   const protocols: Record<string, FamilyScores> = {};
+  if (sink) Object.assign(sink, { columns: cols, measures });
   if (included.length > 0) protocols["has_answer/original"] = familyScores(new Map([["system", cols]]), measures, spec, "longmemeval-eval/has_answer/original").get("system")!;
   const latencies = lines.flatMap((l) => (l.latencyMs === undefined ? [] : [l.latencyMs]));
   const r = (o: OfficialMetrics) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, pyRound(v, 6)]));
