@@ -10,6 +10,7 @@ import { RankingsInputError, evaluateLocomoRankings, latencySummary, parseLocomo
 import { evaluateLongMemEvalRankings, parseLongMemEvalRankings } from "../src/longmemeval/eval.js";
 import { builtinLadderColumns } from "../src/longmemeval/builtins.js";
 import { pairedWithBuiltins } from "../src/locomo-eval.js";
+import { runLocomoEval } from "../src/locomo-eval-command.js";
 import { HashingEmbedder, extendedStrategies } from "@persode/core";
 import { DATA_OPTIONS, runCliInProcess } from "./bench-helpers.js";
 
@@ -117,6 +118,29 @@ describe("locomo-eval", async () => {
     // conv-26 question 0 has gold D1:3: that one question is a hit at rank 1
     expect(report.protocols["persode/original"]!.values["turn.mrr"]).toBe(Math.round(10000 / 1535) / 10000);
   });
+
+  it("--report DIR writes the system's ladder file beside the built-in strategies and asks the renderer for DIR", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "locomo-report-"));
+    const rendered: string[] = [];
+    const code = await runLocomoEval({
+      rankings: join(FIXTURES, "locomo-rankings.jsonl"),
+      output: join(dir, "eval.json"),
+      allowMissing: true,
+      seed: 7,
+      samples: 20,
+      report: { dir: join(dir, "report"), name: "fixture system", render: async (d) => void rendered.push(d) },
+    });
+    expect(code).toBe(0);
+    expect(rendered).toEqual([join(dir, "report")]);
+    const ladder = JSON.parse(readFileSync(join(dir, "report", "exp5_locomo_protocols.json"), "utf8")) as { runs: Record<string, { strategies: Record<string, Record<string, { values: Record<string, number> }>> }>; meta: { strategies: { key: string; built_in: boolean }[] } };
+    expect(Object.keys(ladder.runs)).toEqual(["hashing", "outside"]);
+    expect(Object.keys(ladder.runs.hashing!.strategies)).toEqual(extendedStrategies().map((s) => s.key));
+    const expected = JSON.parse(readFileSync(join(FIXTURES, "locomo-expected.json"), "utf8")) as Record<string, { values: Record<string, number> }>;
+    expect(ladder.runs.outside!.strategies["fixture system"]!["persode/original"]!.values).toEqual(expected["persode/original"]!.values);
+    expect(ladder.meta.strategies.at(-1)).toEqual({ key: "fixture system", slug: "outside-system", order: extendedStrategies().length, built_in: false });
+    const evalDoc = JSON.parse(readFileSync(join(dir, "eval.json"), "utf8")) as { paired: { families: Record<string, Record<string, unknown>> } };
+    expect(Object.keys(evalDoc.paired.families).sort()).toEqual(["all/audited", "all/original", "persode/audited", "persode/original"]);
+  }, 300_000);
 
   it("exits 2 and writes nothing on a refusal", async () => {
     const dir = mkdtempSync(join(tmpdir(), "locomo-eval-"));
