@@ -9,6 +9,10 @@ import { resolve } from "node:path";
 
 const { main } = await import("../packages/benchmarks/dist/cli.js");
 process.exitCode = await main(process.argv.slice(2), {
+  async renderReport(dir) {
+    const { renderAll } = await import("../packages/report/dist/index.js");
+    await renderAll({ resultsDir: dir, publishedDir: dir });
+  },
   async afterRun(staged) {
     const { renderAll } = await import("../packages/report/dist/index.js");
     const t0 = performance.now();

@@ -10,6 +10,7 @@ import type { EpisodicCorpus, LocomoDataset } from "@persode/datasets";
 import { DECLARED_MODELS } from "@persode/datasets/models";
 import type { ExperimentContext, ExperimentReport, Experiment } from "./experiments/experiment.js";
 import { EXPERIMENT_LIST, findExperimentInfo } from "./experiments/catalog.js";
+import type { Measure } from "./protocols.js";
 import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
 import { offlineFromEnv, parseEnvFlag } from "@persode/util";
 import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
@@ -23,6 +24,7 @@ Targets:
   all                 every experiment, Exp. 1–7, with hashing and every declared model (then the report is rendered; Exp. 8 runs on its own)
 ${EXPERIMENT_LIST.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
   epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
+  locomo-eval         score an external LoCoMo rankings JSONL under every protocol of the ladder, paired with the built-in strategies
   longmemeval-eval    score an external LongMemEval rankings JSONL under LongMemEval's official protocol
   corpus              every strategy on your own journal corpus (two CSV files)
 
@@ -38,8 +40,10 @@ Options:
 
 exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
-longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing]
-              one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids)
+locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
+              one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
+longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N]
+              one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids; optional latency_ms)
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
 
 /** The command-line options of `pnpm bench`, as node:util parseArgs declares them. */
@@ -59,6 +63,7 @@ const OPTIONS = {
   model: { type: "string" },
   dtype: { type: "string" },
   "allow-missing": { type: "boolean" },
+  report: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -68,7 +73,8 @@ const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "sample
 /** The options each non-experiment target reads. */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
-  "longmemeval-eval": ["rankings", "output", "data", "allow-missing"],
+  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name"],
+  "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };
 
@@ -92,7 +98,7 @@ export function parseBenchArgs(argv: readonly string[]) {
 }
 
 function unknownTarget(target: string): string {
-  return `unknown target "${target}"; known: all, ${EXPERIMENT_LIST.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, longmemeval-eval, corpus`;
+  return `unknown target "${target}"; known: all, ${EXPERIMENT_LIST.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, locomo-eval, longmemeval-eval, corpus`;
 }
 
 /** An option the target does not read is a usage error, never silently ignored. */
@@ -117,6 +123,8 @@ export interface RunHooks {
    * `staged.dir` (the staging copy of `out`); files for outside the folder go through `staged.stageFileFor`.
    */
   afterRun?(staged: StagedResults): Promise<void>;
+  /** Render figures, manifest and report.html of the results folder `dir` (locomo-eval --report). */
+  renderReport?(dir: string): Promise<void>;
 }
 
 /** Run the CLI with argv (without node and script); returns the exit code. */
@@ -144,7 +152,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       throw new UsageError((e as Error).message);
     }
     const target = positionals[0]!;
-    const experimentTarget = target !== "epirec-eval" && target !== "longmemeval-eval" && target !== "corpus";
+    const experimentTarget = target !== "epirec-eval" && target !== "locomo-eval" && target !== "longmemeval-eval" && target !== "corpus";
     if (experimentTarget && target !== "all" && findExperimentInfo(target) === undefined) throw new UsageError(unknownTarget(target));
     rejectUnusedOptions(target, values);
     // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
@@ -153,7 +161,18 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
-    if (target === "longmemeval-eval") return await longmemevalEval(values);
+    if (target === "longmemeval-eval") return await longmemevalEval(values, { seed, samples });
+    if (target === "locomo-eval") {
+      const rankings = values.rankings as string | undefined;
+      const output = values.output as string | undefined;
+      if (!rankings || !output) throw new UsageError("locomo-eval needs --rankings FILE and --output FILE");
+      if (await sameFile(callerPath(rankings), callerPath(output))) throw new UsageError(`--output ${output} is the rankings file itself (${rankings}); choose another --output FILE`);
+      const { runLocomoEval } = await import("./locomo-eval-command.js");
+      const report = typeof values.report === "string" ? values.report : undefined;
+      if (report !== undefined && !hooks.renderReport) throw new UsageError("--report needs the report renderer: run it as pnpm bench locomo-eval …");
+      const name = typeof values.name === "string" ? values.name : "outside system";
+      return await runLocomoEval({ rankings, output, allowMissing: values["allow-missing"] === true, seed, samples, ...(report !== undefined ? { report: { dir: report, name, render: hooks.renderReport! } } : {}) });
+    }
     if (target === "corpus") {
       const { runCorpusCommand } = await import("./corpus-command.js");
       return await runCorpusCommand(values);
@@ -355,7 +374,7 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   return 0;
 }
 
-async function longmemevalEval(values: Record<string, string | boolean | string[] | undefined>): Promise<number> {
+async function longmemevalEval(values: Record<string, string | boolean | string[] | undefined>, spec: { seed: number; samples: number }): Promise<number> {
   const rankingsPath = values.rankings as string | undefined;
   const outputPath = values.output as string | undefined;
   if (!rankingsPath || !outputPath) throw new UsageError("longmemeval-eval needs --rankings FILE and --output FILE");
@@ -366,6 +385,9 @@ async function longmemevalEval(values: Record<string, string | boolean | string[
   const { LongMemEvalRankingsError, evaluateLongMemEvalRankings, parseLongMemEvalRankings } = await import("./longmemeval/eval.js");
   const { formatResultJson } = await import("@persode/results");
   const { writeAtomic } = await import("./results.js");
+  const { buildEmbedder } = await import("./embedder-setup.js");
+  const { PAIRED_MEASURES, pairedWithBuiltins } = await import("./locomo-eval.js");
+  const { DEFAULT_PERMUTATIONS } = await import("./stats/randomization.js");
   const data = await loadLongMemEval(typeof values.data === "string" ? { data: values.data } : {});
   let text: string;
   try {
@@ -374,13 +396,37 @@ async function longmemevalEval(values: Record<string, string | boolean | string[
     throw new Error(`cannot read rankings file ${rankingsPath}: ${(e as Error).message}`);
   }
   let report;
+  const sink: { columns?: Float64Array[]; measures?: Measure[] } = {};
   try {
-    report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(text, rankingsPath), rankingsPath, values["allow-missing"] === true);
+    report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(text, rankingsPath), rankingsPath, values["allow-missing"] === true, spec, sink);
   } catch (e) {
     if (e instanceof LongMemEvalRankingsError) throw new UsageError(e.message);
     throw e;
   }
-  await writeAtomic(resolve(outputPath), formatResultJson({ benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance }, protocol: "official (run_retrieval.py + eval_utils.py)", ...report }));
+  // The built-in strategies on the same questions (hashing embedder, Exp. 8's stores), paired with the system.
+  const family = "has_answer/original";
+  let paired = {};
+  if (sink.columns && sink.columns[0]!.length > 0) {
+    const { builtinLadderColumns } = await import("./longmemeval/builtins.js");
+    const { embedder } = await buildEmbedder("hashing", embedderSettings("hashing", {}, process.env));
+    const builtins = await builtinLadderColumns(data, embedder, sink.measures!);
+    paired = pairedWithBuiltins(new Map([[family, sink.columns]]), new Map([[family, builtins]]), { seed: spec.seed }, "longmemeval-eval/paired", sink.measures!);
+  }
+  await writeAtomic(
+    resolve(outputPath),
+    formatResultJson({
+      benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance },
+      protocol: { metrics: "official (run_retrieval.py + eval_utils.py)", protocols: "the ladder's measures under Persode's protocol of Exp. 8 (b), docs/spec.md §11" },
+      bootstrap: { ...spec, unit: "question", method: "percentile" },
+      ...report,
+      paired: {
+        against: "every built-in strategy, hashing embedder, over Exp. 8's stores of the same questions",
+        test: { randomization_samples: DEFAULT_PERMUTATIONS, seed: spec.seed, multiple_comparisons: "Holm across the strategies within each measure, alpha 0.05", diff: "outside system minus strategy", wins_ties_losses: "counted from the outside system's side" },
+        measures: PAIRED_MEASURES.filter((m) => sink.measures?.some((x) => x.name === m.name)).map((m) => m.name),
+        families: paired,
+      },
+    }),
+  );
   const m = report.metrics[report.granularity]!;
   process.stdout.write(`${report.questions} questions (${report.averaged_questions} averaged), ${report.granularity} ids: recall_any@5 ${m["recall_any@5"]}, recall_all@5 ${m["recall_all@5"]}, ndcg_any@5 ${m["ndcg_any@5"]}\nreport written to ${outputPath}\n`);
   return 0;

@@ -13,6 +13,24 @@ export { runEpisodic, EPISODIC_PROTOCOL, FACTUAL, type EpisodicRun } from "./epi
 export { runCorpusCommand, corpusSlug } from "./corpus-command.js";
 export { loadScenario, scenarioStore, scenarioMemoryInit, type Scenario, type ScenarioMemory, type ScenarioProbe } from "./scenario.js";
 export { mean, pstdev, rankOf, rankingMetrics } from "./metrics.js";
+export {
+  LADDER_MEASURES,
+  LOCOMO_QUESTION_SETS,
+  measure,
+  parseMeasure,
+  protocol,
+  relevantRanks,
+  scoreQuestion,
+  scoreRanks,
+  sessionRanks,
+  type Granularity,
+  type LocomoGold,
+  type LocomoQuestionSet,
+  type Measure,
+  type MeasureKind,
+  type Protocol,
+} from "./protocols.js";
+export { evaluateLocomoRankings, parseLocomoRankings, RankingsInputError, type LocomoEvalReport, type LocomoRankingLine } from "./locomo-eval.js";
 export { embedDistinct } from "./embed.js";
 export { writeAtomic, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
 export { RankingsWriter, type EncodedIds } from "./rankings-writer.js";

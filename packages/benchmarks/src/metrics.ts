@@ -2,6 +2,7 @@
  * Ranking metrics shared by the experiments: every function works on one ranked list and
  * returns one number per query; means are taken by the callers.
  */
+import { relevantRanks, scoreRanks } from "./protocols.js";
 
 /** Plain float mean, left to right (Python's `sum(xs) / len(xs)`); 0 for an empty list. */
 export function mean(xs: ArrayLike<number>): number {
@@ -28,17 +29,14 @@ export function rankOf<T>(ranked: ArrayLike<T>, target: T): number {
 
 /**
  * Metrics of one full ranking given as memory indices, with the relevant memories as a 0/1 mask:
- * recall@k and hit@k for each k, and the reciprocal rank of the first relevant memory.
+ * recall@k and hit@k (turn.recall@k, turn.any@k) for each k, and the reciprocal rank of the first relevant
+ * memory (turn.mrr) — all through the one protocol implementation (protocols.ts).
  */
 export function rankingMetrics(order: Int32Array, relevant: Uint8Array, nRelevant: number, ks: readonly number[]): { recall: number[]; hit: number[]; rr: number } {
-  const found = ks.map(() => 0);
-  let rr = 0;
-  const maxK = Math.max(...ks);
-  for (let r = 0; r < order.length; r++) {
-    if (relevant[order[r]!] !== 1) continue;
-    if (rr === 0) rr = 1 / (r + 1);
-    for (let t = 0; t < ks.length; t++) if (r < ks[t]!) found[t]!++;
-    if (r >= maxK) break;
-  }
-  return { recall: found.map((f) => (nRelevant > 0 ? f / nRelevant : 0)), hit: found.map((f) => (f > 0 ? 1 : 0)), rr };
+  const ranks = relevantRanks(order, relevant, Math.max(...ks));
+  return {
+    recall: ks.map((k) => scoreRanks(ranks, nRelevant, "recall", k)),
+    hit: ks.map((k) => scoreRanks(ranks, nRelevant, "any", k)),
+    rr: scoreRanks(ranks, nRelevant, "mrr"),
+  };
 }

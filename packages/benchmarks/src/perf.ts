@@ -26,6 +26,7 @@ import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./results.js";
 const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D] [--repeat N]
        pnpm bench:perf --embedding [--texts-out FILE]
        pnpm bench:perf --all
+       pnpm bench:perf --latency [--embedder NAME] [--data FILE]
 
 Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
   --embedder NAME   ${embedderChoices().join(" | ")} (default hashing)
@@ -36,6 +37,8 @@ Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
   --texts-out FILE  with --embedding: also write those texts ({document, query} JSON) to time another implementation on them
   --limit N         with --embedding: only the first N documents and N queries
   --all             whole \`pnpm bench all\`: hashing only, then every embedder cold and warm (a scratch cache)
+  --latency         per strategy: index build and query latency p50/p95 on LoCoMo and LongMemEval (the committed
+                    fixture, or --data FILE), beside its recall from results/exp5_locomo_protocols.json
   -h, --help        this text
 Data comes from the cache, PERSODE_DATA_MIRROR or a download, as for \`pnpm bench\`.`;
 
@@ -294,6 +297,8 @@ export async function main(argv: string[]): Promise<number> {
         "texts-out": { type: "string" },
         limit: { type: "string" },
         all: { type: "boolean" },
+        latency: { type: "boolean" },
+        data: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -308,6 +313,15 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (values.embedding || values.all) {
       process.stdout.write(await modelPerf(Boolean(values.embedding), Boolean(values.all), values["texts-out"], values.limit === undefined ? undefined : intOption(values.limit, "limit", 0, 1, 1_000_000)));
+      return 0;
+    }
+    if (values.latency) {
+      // Latency beside quality (latency.ts): its own module; the ladder file gives each strategy's recall.
+      const { runLatency } = await import("./latency.js");
+      const name = embedderOption(values.embedder);
+      const { embedder, key } = await buildEmbedder(name, embedderSettings(name, values));
+      process.stdout.write(await runLatency(embedder, key, { data: values.data, ladderFile: resolve("results/exp5_locomo_protocols.json") }));
+      await embedder.dispose?.();
       return 0;
     }
     const embedder = embedderOption(values.embedder);

@@ -230,13 +230,14 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     run = bench(["exp5", "--out", out]);
   });
 
-  it("exits 0 and writes the results file, the audited-gold file, the extended results file, five rankings files and timings.json", () => {
+  it("exits 0 and writes the results file, the audited-gold file, the extended results file, the protocol ladder, the rankings files and timings.json", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(listFiles(out)).toEqual([
       "exp5_locomo.json",
       "exp5_locomo_audited.json",
       "exp5_locomo_extended.json",
+      "exp5_locomo_protocols.json",
       ...ALL_SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
       "timings.json",
     ]);

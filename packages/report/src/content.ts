@@ -42,7 +42,7 @@ export interface Comparison {
 export type Block =
   | { kind: "paragraph"; parts: Inline[] }
   | { kind: "cost"; cost: CostId; parts: Inline[]; requires: Comparison[]; requiresText?: string[] }
-  | { kind: "table"; caption: string; header: string[]; numeric: boolean[]; rows: Cell[][]; paper?: boolean }
+  | { kind: "table"; caption: string; header: string[]; numeric: boolean[]; rows: Cell[][]; paper?: boolean; /** false: the HTML report only (default: the Markdown documents too). */ inReadme?: boolean }
   | { kind: "figure"; figure: string; alt: string; inReadme: boolean }
   | { kind: "list"; items: Inline[][] };
 

@@ -54,6 +54,16 @@ function allFindings(): Finding[] {
       ],
     },
     {
+      section: "exp5-protocols",
+      parts: [
+        "Protocols, not systems, separate the field's LoCoMo numbers: the same BM25 rankings (hashing run) recall ",
+        ...withCi("exp5-protocols.hashing.bm25.persode/original.turn.recall@5"),
+        " of the evidence turns at 5 over the paper's question set, yet put an evidence session among the top five sessions for ",
+        ...withCi("exp5-protocols.hashing.bm25.all/original.session.any@5"),
+        " of all questions, the session-level protocol vendors publish.",
+      ],
+    },
+    {
       section: "embedders",
       parts: [
         "A stronger embedder widens the cost of always-on fusion: with e5-small-v2, similarity-only recalls ",

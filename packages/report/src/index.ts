@@ -4,7 +4,6 @@ export { OKABE_ITO, EXTRA_STRATEGY_COLOURS, strategyColours, embedderName, baseC
 export { COST_IDS, COST_TOPICS, type Block, type CostId, type Inline, type Section, type SectionId } from "./content.js";
 export { reportExperiment, type ReportExperiment } from "./experiments/experiment.js";
 /** Published LongMemEval figures with their protocols and sources (shown beside Exp. 8; shared with the protocol ladder). */
-export { LONGMEMEVAL_PUBLISHED_CLAIMS, type PublishedClaim } from "./published-claims.js";
 export {
   MANIFEST_FORMAT,
   ManifestRecorder,

@@ -148,7 +148,7 @@ function sectionBodyLines(sections: readonly Section[], m: Manifest, opts: Markd
   for (const s of sections) {
     out.push(blank, { text: `### ${s.title}`, refs: [] });
     for (const b of s.blocks) {
-      if (b.kind === "figure" && !b.inReadme) continue;
+      if ((b.kind === "figure" || b.kind === "table") && b.inReadme === false) continue;
       out.push(blank, ...blockMarkdown(b, m, opts));
     }
   }

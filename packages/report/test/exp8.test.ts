@@ -3,7 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { LONGMEMEVAL_PUBLISHED_CLAIMS } from "../src/published-claims.js";
+import { PUBLISHED_CLAIMS } from "@persode/results";
+const LONGMEMEVAL_PUBLISHED_CLAIMS = PUBLISHED_CLAIMS.filter((c) => c.dataset.startsWith("LongMemEval"));
 import { renderAll } from "../src/render-all.js";
 
 const dirs: string[] = [];

@@ -4,6 +4,7 @@
  * envelope of every file (`meta`, the strategy records, the top-level blocks); the report's accessors
  * (`getNumber`, …) check each value they read and name the file and path when one is missing.
  */
+import type { PublishedClaim } from "./published-claims.js";
 import type { Experiment } from "./experiments.js";
 import type { GateRecord, StrategyRecord } from "./records.js";
 import type { ReproducibilityRecord } from "./reproducibility.js";
@@ -169,6 +170,15 @@ export interface AuditedFile extends ResultDocument {
   runs: Record<string, BenchmarkRun>;
 }
 
+/** The protocol ladder of Exp. 5: every strategy × embedder on LoCoMo under every protocol (docs/spec.md §11), and the published claims. */
+export interface ProtocolsFile extends ResultDocument {
+  benchmark: Record<string, unknown> & { data_sha256: string };
+  protocol: Record<string, unknown>;
+  bootstrap: BootstrapRecord;
+  claims: PublishedClaim[];
+  runs: Record<string, BenchmarkRun>;
+}
+
 /** How every p-value of a file was computed. */
 export interface SignificanceRecord {
   samples: number;
@@ -203,6 +213,7 @@ export interface ResultFileTypes {
   exp4: Exp4File;
   exp5: BenchmarkFile;
   "exp5-audit": AuditedFile;
+  "exp5-protocols": ProtocolsFile;
   exp6: BenchmarkFile;
   exp7: Exp7File;
   exp8: BenchmarkFile & { official: Record<string, unknown> };

@@ -88,6 +88,14 @@ export const EXPERIMENT_DECLARATIONS = declare([
     runner: "exp5",
   },
   {
+    id: "exp5-protocols",
+    title: "Exp. 5 — LoCoMo under every published protocol (the protocol ladder)",
+    datasets: ["locomo", "locomo-audit"],
+    file: "exp5_locomo_protocols.json",
+    envelope: { blocks: ["benchmark", "protocol", "bootstrap", "claims", "runs"], strategies: "runs" },
+    runner: "exp5",
+  },
+  {
     id: "exp6",
     title: "Exp. 6 — EpiRec v1.0 episodic recall",
     datasets: ["epirec"],

@@ -48,6 +48,7 @@ export type {
   GatedRun,
   BenchmarkFile,
   AuditedFile,
+  ProtocolsFile,
   SignificanceRecord,
   ExtendedFile,
   Exp7File,
@@ -90,3 +91,4 @@ export {
   type ToleranceRule,
 } from "./reproducibility.js";
 export { checkResults, type CheckReport, type FileCheck, type FileTree, type Deviation } from "./check.js";
+export { PUBLISHED_CLAIMS, type PublishedClaim } from "./published-claims.js";

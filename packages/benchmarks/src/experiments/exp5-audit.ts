@@ -67,6 +67,17 @@ export interface AuditedGold {
 const keyOf = (q: { conversation: number; qaIndex: number }) => `${q.conversation}:${q.qaIndex}`;
 const setKey = (xs: readonly string[]) => [...new Set(xs)].sort().join("\u0000");
 
+/** Conversation `ci` with the audit's corrected evidence in place of the dataset's for every audited question. */
+export function auditedConversation(c: LocomoConversation, ci: number, audit: LocomoAudit, corrected = new Map(audit.entries.map((e) => [keyOf(e), e.correctEvidence]))): LocomoConversation {
+  return {
+    ...c,
+    qa: c.qa.map((qa, qi) => {
+      const ev = corrected.get(keyOf({ conversation: ci, qaIndex: qi }));
+      return ev === undefined ? qa : { ...qa, evidence: ev };
+    }),
+  };
+}
+
 /** Both golds' included questions, by the pre-registered rules; the audited gold swaps in the audit's evidence. */
 export function auditedGold(data: LocomoDataset, audit: LocomoAudit): AuditedGold {
   const corrected = new Map(audit.entries.map((e) => [keyOf(e), e.correctEvidence]));
@@ -75,14 +86,7 @@ export function auditedGold(data: LocomoDataset, audit: LocomoAudit): AuditedGol
     audited: { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 },
   };
   const original = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded.original));
-  const auditedConv = (c: LocomoConversation, ci: number): LocomoConversation => ({
-    ...c,
-    qa: c.qa.map((qa, qi) => {
-      const ev = corrected.get(keyOf({ conversation: ci, qaIndex: qi }));
-      return ev === undefined ? qa : { ...qa, evidence: ev };
-    }),
-  });
-  const audited = data.conversations.flatMap((c, i) => selectQuestions(auditedConv(c, i), i, excluded.audited));
+  const audited = data.conversations.flatMap((c, i) => selectQuestions(auditedConversation(c, i, audit, corrected), i, excluded.audited));
   const auditedByKey = new Map(audited.map((q) => [keyOf(q), q]));
   const originalKeys = new Set(original.map(keyOf));
   const changes: EvidenceChanges = {

@@ -38,12 +38,15 @@ export function turnText(t: { speaker: string; text: string; caption?: string })
   return `${t.speaker}: ${t.text}` + (t.caption !== undefined ? ` [shares a photo: ${t.caption}]` : "");
 }
 
-/** Apply the pre-registered inclusion rules (docs/spec.md §7 Exp. 5) to one conversation's QA. */
-export function selectQuestions(conv: LocomoConversation, convIndex: number, excluded: LocomoExclusions): LocomoQuestion[] {
+/**
+ * Apply the pre-registered inclusion rules (docs/spec.md §7 Exp. 5) to one conversation's QA; `categories` is the
+ * question set's (§11: Exp. 5's 1–4 by default, a category outside it counted as adversarial_cat5).
+ */
+export function selectQuestions(conv: LocomoConversation, convIndex: number, excluded: LocomoExclusions, categories: readonly number[] = [1, 2, 3, 4]): LocomoQuestion[] {
   const known = new Set(conv.sessions.flatMap((s) => s.turns.map((t) => t.diaId)));
   const out: LocomoQuestion[] = [];
   conv.qa.forEach((qa, qaIndex) => {
-    if (qa.category === 5) return void excluded.adversarial_cat5++;
+    if (!categories.includes(qa.category)) return void excluded.adversarial_cat5++;
     if (qa.evidence.length === 0) return void excluded.no_evidence++;
     const gold: string[] = [];
     for (const ev of qa.evidence) for (const m of ev.match(DIA_ID_RE) ?? []) if (known.has(m) && !gold.includes(m)) gold.push(m);

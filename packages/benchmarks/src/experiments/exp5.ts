@@ -1,12 +1,26 @@
 import { join } from "node:path";
 import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
-import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile, type AuditedFile } from "@persode/results";
+import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile, type AuditedFile, type ProtocolsFile, PUBLISHED_CLAIMS } from "@persode/results";
 import { declaredProvenance, describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, strategyRecordsOfRuns, writeAtomic } from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 import { writeExtendedFile } from "../extended-results.js";
+import { LadderScorer, combineHooks, questionKey } from "../locomo-protocols.js";
+import { LADDER_MEASURES, LOCOMO_QUESTION_SETS } from "../protocols.js";
+
+
+/** The protocol block of the ladder file (docs/spec.md §11). */
+export const EXP5_PROTOCOLS_PROTOCOL = {
+  note: "the same rankings as Exp. 5 (every strategy of the extended set), scored under every protocol: granularity × measure × k × question set × gold",
+  definitions: "docs/spec.md §11",
+  measures: LADDER_MEASURES.map((m) => m.name),
+  granularity: { turn: "the ranked turns", session: "sessions ranked by their best-ranked turn; gold sessions = the sessions holding a gold turn" },
+  question_sets: Object.fromEntries(Object.entries(LOCOMO_QUESTION_SETS).map(([k, v]) => [k, v.note])),
+  golds: { original: "the dataset's evidence", audited: "the label audit's corrected evidence (exp5_locomo_audited.json's rules)" },
+  claims: "published numbers with the protocol each was measured under; a claim is reproduced only where it names a ladder protocol",
+} as const;
 
 export const exp5: ExperimentRunnerModule = {
   ...RUNNER_FACTS.exp5,
@@ -14,9 +28,12 @@ export const exp5: ExperimentRunnerModule = {
     const data = await ctx.locomo();
     // The audit is checked against LoCoMo before anything runs, so a bad audit file writes nothing.
     const audit = await loadLocomoAudit(data);
-    const scorer = new AuditScorer(auditedGold(data, audit));
+    const gold = auditedGold(data, audit);
+    const scorer = new AuditScorer(gold);
+    // The protocol ladder observes the same rankings; the questions only it needs are ranked as extra ones.
+    const ladder = new LadderScorer(data, audit, new Set([...gold.original, ...(scorer.hooks.extraQuestions ?? [])].map(questionKey)));
     const embedder = await ctx.embedder();
-    const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples }, scorer.hooks);
+    const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples }, combineHooks(scorer.hooks, ladder.hooks));
     const guard = topKGuard(data, EXP5_PROTOCOL.top_ks);
     // The original gold's CIs come from Exp. 5's own resamples (its label), so both files state the same intervals.
     const audited = scorer.summary({ seed: ctx.seed, samples: ctx.samples }, `exp5-audit/${embedder.name}`, guard, `exp5/${embedder.name}`);
@@ -66,6 +83,20 @@ export const exp5: ExperimentRunnerModule = {
         runs: auditRuns,
         meta: meta(ctx.seed, Object.keys(auditRuns), ctx.target, data.sha256, { audit_sha256: audit.sha256, datasets: declaredProvenance("exp5-audit", { locomo: data.sha256, "locomo-audit": audit.sha256 }), strategies: auditRecords }),
     });
+    const protocolsFile = RESULT_FILES["exp5-protocols"];
+    const protocolsPath = join(ctx.out, protocolsFile);
+    const previousProtocols = mergeablePrevious(await readPrevious(protocolsPath), data.sha256, ctx);
+    const keptProtocols = (previousProtocols?.benchmark as { audit_sha256?: unknown } | undefined)?.audit_sha256 === audit.sha256 ? previousProtocols : undefined;
+    const protocolRuns = mergeRuns(keptProtocols, ctx.embedderName, { embedder: describeEmbedder(embedder), ...ladder.summary({ seed: ctx.seed, samples: ctx.samples }, `exp5-protocols/${embedder.name}`) }) as ProtocolsFile["runs"];
+    await writeResultFile(protocolsPath, "exp5-protocols", {
+      benchmark: { name: "LoCoMo (Maharana et al., ACL 2024) under every protocol", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256, audit_sha256: audit.sha256 },
+      protocol: EXP5_PROTOCOLS_PROTOCOL,
+      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+      claims: [...PUBLISHED_CLAIMS],
+      runs: protocolRuns,
+      meta: meta(ctx.seed, Object.keys(protocolRuns), ctx.target, data.sha256, { audit_sha256: audit.sha256, datasets: declaredProvenance("exp5-protocols", { locomo: data.sha256, "locomo-audit": audit.sha256 }), strategies: strategyRecordsOfRuns(protocolRuns, keptProtocols) }),
+    });
+    files.push(protocolsFile);
     const strategies = r.run.strategies as Record<string, Record<string, number>>;
     const auditedStrategies = audited.strategies as Record<string, { audited_minus_original: Record<string, { original: number; audited: number; diff: number }> }>;
     const extFile = EXTENDED_FILES.exp5;

@@ -12,6 +12,7 @@ import { embedDistinct } from "../embed.js";
 import { extendedStrategyResults } from "../extended-results.js";
 import { mean, rankingMetrics } from "../metrics.js";
 import { rankGroups, type RankingGroup } from "../ranking-loop.js";
+import { scoreRanks, sessionRanks } from "../protocols.js";
 import { libraryGate } from "../results.js";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import {
@@ -122,7 +123,7 @@ export function officialBlock(questions: readonly LongMemEvalQuestion[]): { bloc
 }
 
 /** A question's store: every turn a memory (session date + 1 s per position), now = question_date; evidence mask and session of each memory. */
-function questionStore(
+export function questionStore(
   q: LongMemEvalQuestion,
   analyze: (t: string) => { event?: string; emotion?: string; hashtags?: string[]; intensity: number },
   vectors: ReadonlyMap<string, Float64Array>,
@@ -145,17 +146,10 @@ function questionStore(
   return { memories, vectors: memoryVectors, nowMs: q.questionTimeMs, evidence: Uint8Array.from(evidence), sessionOf: Int32Array.from(sessionOf), evidenceSessions };
 }
 
-/** Session-level metrics of a turn order: sessions ranked by their best-ranked turn. */
+/** Session-level metrics of a turn order (session.any@k, session.recall@k of protocols.ts): sessions ranked by their best-ranked turn. */
 function sessionMetrics(order: Int32Array, sessionOf: Int32Array, gold: ReadonlySet<number>, k: number): { any: number; recall: number } {
-  const seen = new Set<number>();
-  let found = 0;
-  for (let r = 0; r < order.length && seen.size < k; r++) {
-    const s = sessionOf[order[r]!]!;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    if (gold.has(s)) found++;
-  }
-  return { any: found > 0 ? 1 : 0, recall: gold.size > 0 ? found / gold.size : 0 };
+  const ranks = sessionRanks(order, sessionOf, gold, k);
+  return { any: scoreRanks(ranks, gold.size, "any", k), recall: scoreRanks(ranks, gold.size, "recall", k) };
 }
 
 /** The metrics Persode's protocol records per question. */

@@ -11,6 +11,7 @@ import { exp3 } from "./exp3.js";
 import { exp4 } from "./exp4.js";
 import { exp5 } from "./exp5.js";
 import { exp5Audit } from "./exp5-audit.js";
+import { protocols } from "./protocols.js";
 import { exp6 } from "./exp6.js";
 import { exp7 } from "./exp7.js";
 import { exp8 } from "./exp8.js";
@@ -72,6 +73,7 @@ const MODULES: { readonly [E in Experiment]: Binder } = {
   exp4: binder(exp4),
   exp5: binder(exp5),
   "exp5-audit": binder(exp5Audit),
+  "exp5-protocols": binder(protocols),
   exp6: binder(exp6),
   exp7: binder(exp7),
   exp8: binder(exp8),

@@ -1,12 +1,14 @@
 /** Exp. 8 section: LongMemEval under the official protocol (flat-bm25) and Persode's (every strategy), as far as results are present (docs/spec.md §7 Exp. 8). */
-import { getKeys, getNumber, getString, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
+import { PUBLISHED_CLAIMS, getKeys, getNumber, getString, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import { fixed } from "../format.js";
 import type { ManifestRecorder } from "../manifest.js";
-import { LONGMEMEVAL_PUBLISHED_CLAIMS } from "../published-claims.js";
 import { bootstrapSentence, datasetNotes, embedderCaption, embeddersOf, toleranceOf, valueWithCi } from "./common.js";
 
 const OFFICIAL_KS = [1, 5, 10] as const;
+
+/** The published LongMemEval figures the section sets beside ours, as claims. */
+const LONGMEMEVAL_CLAIMS = PUBLISHED_CLAIMS.filter((c) => c.dataset.startsWith("LongMemEval"));
 
 /** Build the Exp. 8 section, recording every stated number. */
 export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
@@ -56,13 +58,13 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       " questions at turn level (the file gives every average with ties broken for and against the evidence).",
     ],
   });
-  // Published figures beside ours: claims, each under its own protocol (published-claims.ts).
+  // Published figures beside ours: claims, each under its own protocol (PUBLISHED_CLAIMS of @persode/results).
   blocks.push({
     kind: "table",
     caption: "Published LongMemEval_S retrieval figures — claims under their own protocols, not measured here",
     header: ["system", "kind", "granularity", "measure", "k", "value", "question set", "setup", "source"],
     numeric: [false, false, false, false, true, true, false, false, false],
-    rows: LONGMEMEVAL_PUBLISHED_CLAIMS.map((c) => [[c.system], [c.kind], [c.granularity], [c.measure], [String(c.k)], [fixed(c.value, 4)], [c.questionSet], [c.setup], [{ code: c.source }]]),
+    rows: LONGMEMEVAL_CLAIMS.map((c) => [[c.system], [c.kind], [c.granularity], [c.measure], [String(c.k)], [fixed(c.value, 4)], [c.question_set], [c.setup], [{ code: c.source }]]),
   });
   blocks.push({
     kind: "paragraph",

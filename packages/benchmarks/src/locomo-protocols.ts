@@ -1,0 +1,184 @@
+/**
+ * LoCoMo under every protocol of protocols.ts (docs/spec.md §11): the question sets (`persode`, `all`) under both
+ * golds (`original`, `audited`), one question's ranking scored under every ladder measure, and the scorer that
+ * observes Exp. 5's rankings to give every strategy's ladder with bootstrap CIs.
+ */
+import type { RetrievalStrategy } from "@persode/core";
+import type { LocomoAudit, LocomoConversation, LocomoDataset } from "@persode/datasets";
+import { pyRound } from "@persode/util";
+import { mean } from "./metrics.js";
+import { LADDER_MEASURES, LOCOMO_QUESTION_SETS, relevantRanks, scoreQuestion, sessionRanks, type LocomoGold, type LocomoQuestionSet, type Measure } from "./protocols.js";
+import { percentileInterval, resampleTable, type BootstrapSpec } from "./stats/bootstrap.js";
+import { auditedConversation } from "./experiments/exp5-audit.js";
+import { selectQuestions, type Exp5Hooks, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
+
+/** The four LoCoMo protocol families: question set × gold, in ladder order. */
+export const LOCOMO_FAMILIES = [
+  { set: "persode", gold: "original" },
+  { set: "all", gold: "original" },
+  { set: "persode", gold: "audited" },
+  { set: "all", gold: "audited" },
+] as const satisfies readonly { set: LocomoQuestionSet; gold: LocomoGold }[];
+
+/** A family's key: `<set>/<gold>`. */
+export type FamilyKey = `${LocomoQuestionSet}/${LocomoGold}`;
+/** The key of a family. */
+export const familyKey = (f: { set: LocomoQuestionSet; gold: LocomoGold }): FamilyKey => `${f.set}/${f.gold}`;
+
+/** A question's key, unique in LoCoMo: `<sample_id>#<qa_index>`. */
+export const questionKey = (q: { sampleId: string; qaIndex: number }): string => `${q.sampleId}#${q.qaIndex}`;
+
+/** Every family's questions (each with its gold turns), by the pre-registered inclusion rules applied per gold and set. */
+export function locomoQuestionSets(data: LocomoDataset, audit?: LocomoAudit): Map<FamilyKey, LocomoQuestion[]> {
+  const out = new Map<FamilyKey, LocomoQuestion[]>();
+  for (const f of LOCOMO_FAMILIES) {
+    if (f.gold === "audited" && !audit) continue;
+    const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
+    const convs = data.conversations.map((c, i): LocomoConversation => (f.gold === "audited" ? auditedConversation(c, i, audit!) : c));
+    out.set(familyKey(f), convs.flatMap((c, i) => selectQuestions(c, i, excluded, LOCOMO_QUESTION_SETS[f.set].categories)));
+  }
+  return out;
+}
+
+/** A conversation's turns by id: index and session position of every `dia_id`. */
+export interface ConversationIndex {
+  index: Map<string, number>;
+  sessionOf: Int32Array;
+}
+
+/** The turn index of a conversation (one item per turn, in session order, as Exp. 5's stores). */
+export function conversationIndex(conv: LocomoConversation): ConversationIndex {
+  const index = new Map<string, number>();
+  const sessionOf: number[] = [];
+  conv.sessions.forEach((s, si) => s.turns.forEach((t) => (index.set(t.diaId, index.size), sessionOf.push(si))));
+  return { index, sessionOf: Int32Array.from(sessionOf) };
+}
+
+/** Every ladder measure of one question: `order` holds turn indices of the conversation (possibly truncated). */
+export function scoreLocomoQuestion(order: ArrayLike<number>, gold: readonly string[], conv: ConversationIndex, measures: readonly Measure[] = LADDER_MEASURES): number[] {
+  const relevant = new Uint8Array(conv.sessionOf.length);
+  const goldSessions = new Set<number>();
+  for (const g of gold) {
+    const i = conv.index.get(g)!;
+    relevant[i] = 1;
+    goldSessions.add(conv.sessionOf[i]!);
+  }
+  return scoreQuestion(measures, { ranks: relevantRanks(order, relevant), nGold: gold.length }, { ranks: sessionRanks(order, conv.sessionOf, goldSessions), nGold: goldSessions.size });
+}
+
+/** Per question (in family order) and measure, one system's values on one family. */
+export type FamilyColumns = Float64Array[];
+
+/** A family's means and 95 % CIs, every measure, rounded to 4 decimals. */
+export interface FamilyScores {
+  query_count: number;
+  values: Record<string, number>;
+  ci95: Record<string, [number, number]>;
+}
+
+/**
+ * Means and bootstrap CIs of several systems on one family from one set of resamples (stream `label`): every
+ * system and measure reads the same resampled questions.
+ */
+export function familyScores(systems: ReadonlyMap<string, FamilyColumns>, measures: readonly Measure[], spec: BootstrapSpec, label: string): Map<string, FamilyScores> {
+  const sep = "\u0000";
+  const table: Record<string, Float64Array> = {};
+  for (const [s, cols] of systems) measures.forEach((m, mi) => (table[`${s}${sep}${m.name}`] = cols[mi]!));
+  const means = resampleTable(table, spec, label);
+  const r4 = (x: number) => pyRound(x, 4);
+  const out = new Map<string, FamilyScores>();
+  for (const [s, cols] of systems) {
+    const values: Record<string, number> = {};
+    const ci95: Record<string, [number, number]> = {};
+    measures.forEach((m, mi) => {
+      values[m.name] = r4(mean(cols[mi]!));
+      const [lo, hi] = percentileInterval(means[`${s}${sep}${m.name}`]!);
+      ci95[m.name] = [r4(lo), r4(hi)];
+    });
+    out.set(s, { query_count: cols[0]?.length ?? 0, values, ci95 });
+  }
+  return out;
+}
+
+/**
+ * Observes Exp. 5's rankings (pass `hooks` to runExp5) and scores every strategy on every family under every
+ * ladder measure. The questions Exp. 5 does not rank itself (adversarial ones, audited-only ones) are asked as
+ * extra questions; nothing this does changes Exp. 5's outputs.
+ */
+export class LadderScorer {
+  readonly families: Map<FamilyKey, LocomoQuestion[]>;
+  private readonly index = new Map<FamilyKey, Map<string, number>>();
+  private readonly columns = new Map<FamilyKey, Map<string, { cols: FamilyColumns; seen: Uint8Array }>>();
+  private readonly convIndex = new WeakMap<readonly string[], ConversationIndex>();
+  readonly strategies: string[] = [];
+  readonly hooks: Exp5Hooks;
+
+  constructor(
+    readonly data: LocomoDataset,
+    audit: LocomoAudit | undefined,
+    /** Questions the run already ranks (Exp. 5's own set and any other hook's extras), by key. */
+    alreadyAsked: ReadonlySet<string>,
+  ) {
+    this.families = locomoQuestionSets(data, audit);
+    const extra = new Map<string, LocomoQuestion>();
+    for (const [f, qs] of this.families) {
+      this.index.set(f, new Map(qs.map((q, i) => [questionKey(q), i])));
+      this.columns.set(f, new Map());
+      for (const q of qs) if (!alreadyAsked.has(questionKey(q)) && !extra.has(questionKey(q))) extra.set(questionKey(q), q);
+    }
+    this.hooks = { extraQuestions: [...extra.values()], onRanking: (q, s, order, diaIds) => this.observe(q, s, order, diaIds) };
+  }
+
+  private observe(q: LocomoQuestion, strategy: RetrievalStrategy, order: Int32Array, diaIds: readonly string[]): void {
+    if (!this.strategies.includes(strategy.key)) this.strategies.push(strategy.key);
+    let conv = this.convIndex.get(diaIds);
+    if (!conv) this.convIndex.set(diaIds, (conv = conversationIndex(this.data.conversations[q.conversation]!)));
+    const key = questionKey(q);
+    for (const [f, qs] of this.families) {
+      const qi = this.index.get(f)!.get(key);
+      if (qi === undefined) continue;
+      const byStrategy = this.columns.get(f)!;
+      let c = byStrategy.get(strategy.key);
+      if (!c) byStrategy.set(strategy.key, (c = { cols: LADDER_MEASURES.map(() => new Float64Array(qs.length)), seen: new Uint8Array(qs.length) }));
+      scoreLocomoQuestion(order, qs[qi]!.gold, conv).forEach((v, mi) => (c.cols[mi]![qi] = v));
+      c.seen[qi] = 1;
+    }
+  }
+
+  /** Per family, every strategy's per-question columns (after checking every question was ranked). */
+  complete(): Map<FamilyKey, Map<string, FamilyColumns>> {
+    const out = new Map<FamilyKey, Map<string, FamilyColumns>>();
+    for (const [f, byStrategy] of this.columns) {
+      const m = new Map<string, FamilyColumns>();
+      for (const [s, c] of byStrategy) {
+        const missing = c.seen.indexOf(0);
+        if (missing >= 0) throw new Error(`protocol ladder: strategy "${s}" never ranked ${f} question ${questionKey(this.families.get(f)![missing]!)}`);
+        m.set(s, c.cols);
+      }
+      out.set(f, m);
+    }
+    return out;
+  }
+
+  /** The ladder of one embedder's run: per strategy, per family, every measure with its CI. */
+  summary(spec: BootstrapSpec, label: string): Record<string, unknown> {
+    const all = this.complete();
+    const perFamily = new Map([...all].map(([f, systems]) => [f, familyScores(systems, LADDER_MEASURES, spec, `${label}/${f}`)]));
+    return {
+      questions: Object.fromEntries([...this.families].map(([f, qs]) => [f, qs.length])),
+      strategies: Object.fromEntries(this.strategies.map((s) => [s, Object.fromEntries([...perFamily].map(([f, scores]) => [f, scores.get(s)!]))])),
+    };
+  }
+}
+
+/** Two sets of Exp. 5 hooks as one: the extra questions of both (each once), both observers. */
+export function combineHooks(a: Exp5Hooks, b: Exp5Hooks): Exp5Hooks {
+  const seen = new Set((a.extraQuestions ?? []).map(questionKey));
+  return {
+    extraQuestions: [...(a.extraQuestions ?? []), ...(b.extraQuestions ?? []).filter((q) => !seen.has(questionKey(q)))],
+    onRanking(q, s, order, diaIds) {
+      a.onRanking?.(q, s, order, diaIds);
+      b.onRanking?.(q, s, order, diaIds);
+    },
+  };
+}

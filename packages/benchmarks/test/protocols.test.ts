@@ -1,0 +1,211 @@
+/** The protocol definitions (docs/spec.md §11), the LoCoMo and LongMemEval evaluators, and every refusal. */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadLocomo, loadLocomoAudit, parseLongMemEval, sha256Hex } from "@persode/datasets";
+import { describe, expect, it } from "vitest";
+import { LADDER_MEASURES, measure, parseMeasure, relevantRanks, scoreRanks, sessionRanks } from "../src/protocols.js";
+import { locomoQuestionSets } from "../src/locomo-protocols.js";
+import { RankingsInputError, evaluateLocomoRankings, latencySummary, parseLocomoRankings } from "../src/locomo-eval.js";
+import { evaluateLongMemEvalRankings, parseLongMemEvalRankings } from "../src/longmemeval/eval.js";
+import { builtinLadderColumns } from "../src/longmemeval/builtins.js";
+import { pairedWithBuiltins } from "../src/locomo-eval.js";
+import { runLocomoEval } from "../src/locomo-eval-command.js";
+import { HashingEmbedder, extendedStrategies } from "@persode/core";
+import { DATA_OPTIONS, runCliInProcess } from "./bench-helpers.js";
+
+const FIXTURES = join(__dirname, "fixtures/protocols");
+const LME = join(__dirname, "../../datasets/test/fixtures/longmemeval/synthetic.json");
+const SPEC = { seed: 20260713, samples: 200 };
+
+describe("measures", () => {
+  it("have stable names and refuse malformed ones", () => {
+    expect(LADDER_MEASURES.map((m) => m.name).slice(0, 9)).toEqual(["turn.recall@5", "turn.recall@10", "turn.any@5", "turn.any@10", "turn.all@5", "turn.all@10", "turn.ndcg@5", "turn.ndcg@10", "turn.mrr"]);
+    expect(parseMeasure("session.any@5")).toEqual(measure("session", "any", 5));
+    expect(() => parseMeasure("turn.hit@5")).toThrow(/unknown measure "turn\.hit@5"/);
+    expect(() => measure("turn", "mrr", 5)).toThrow(/takes no k/);
+    expect(() => measure("turn", "recall", 0)).toThrow(/integer k >= 1/);
+  });
+
+  it("score one ranking by the definitions", () => {
+    // items 0..5; gold = {1, 4, 5}; ranking 3, 1, 0, 4 (truncated: 5 is never retrieved)
+    const ranks = relevantRanks([3, 1, 0, 4], [0, 1, 0, 0, 1, 1]);
+    expect(ranks).toEqual([2, 4]);
+    expect(scoreRanks(ranks, 3, "recall", 2)).toBeCloseTo(1 / 3, 15);
+    expect(scoreRanks(ranks, 3, "any", 1)).toBe(0);
+    expect(scoreRanks(ranks, 3, "any", 2)).toBe(1);
+    expect(scoreRanks(ranks, 3, "all", 10)).toBe(0);
+    expect(scoreRanks(ranks, 3, "mrr")).toBe(0.5);
+    // nDCG@3: DCG = 1/log2(3); ideal over min(3, 3) = 1 + 1/log2(3) + 1/2
+    expect(scoreRanks(ranks, 3, "ndcg", 3)).toBeCloseTo(1 / Math.log2(3) / (1 + 1 / Math.log2(3) + 0.5), 15);
+    // nDCG@1 ideal over min(|gold|, 1) = 1 gold item
+    expect(scoreRanks([1], 3, "ndcg", 1)).toBe(1);
+    expect(scoreRanks([], 0, "recall", 5)).toBe(0);
+  });
+
+  it("rank sessions by their best-ranked turn", () => {
+    // turns 0..5 in sessions 0,0,1,1,2,2; gold sessions {2}; ranking 1, 0, 3, 5 -> sessions 0, 1, 2
+    expect(sessionRanks([1, 0, 3, 5], [0, 0, 1, 1, 2, 2], new Set([2]))).toEqual([3]);
+    expect(sessionRanks([1, 0, 3, 5], [0, 0, 1, 1, 2, 2], new Set([2]), 2)).toEqual([]);
+  });
+
+  it("summarise latencies as p50 and p95 with linear interpolation", () => {
+    expect(latencySummary([4, 1, 3, 2])).toEqual({ n: 4, p50: 2.5, p95: 3.85 });
+  });
+});
+
+describe("locomo-eval", async () => {
+  const data = await loadLocomo(DATA_OPTIONS);
+  const audit = await loadLocomoAudit(data, DATA_OPTIONS);
+  const families = locomoQuestionSets(data, audit);
+  const line = (o: Record<string, unknown>) => JSON.stringify({ sample_id: "conv-26", qa_index: 0, ranked_dia_ids: ["D1:3"], ...o });
+
+  it("has the question sets of the definitions", () => {
+    expect([...families].map(([f, qs]) => [f, qs.length])).toEqual([
+      ["persode/original", 1535],
+      ["all/original", 1981],
+      ["persode/audited", families.get("persode/audited")!.length],
+      ["all/audited", families.get("all/audited")!.length],
+    ]);
+  });
+
+  it("scores rankings it has never seen equal to an independent implementation of the definitions", () => {
+    const file = join(FIXTURES, "locomo-rankings.jsonl");
+    const expected = JSON.parse(readFileSync(join(FIXTURES, "locomo-expected.json"), "utf8")) as Record<string, { query_count: number; values: Record<string, number> }>;
+    const { report } = evaluateLocomoRankings(data, families, parseLocomoRankings(readFileSync(file, "utf8"), file, data), file, SPEC, true);
+    expect(Object.keys(report.protocols).sort()).toEqual(Object.keys(expected).sort());
+    for (const [f, e] of Object.entries(expected)) {
+      expect(report.protocols[f]!.query_count, f).toBe(e.query_count);
+      expect(report.protocols[f]!.values, f).toEqual(e.values);
+    }
+    expect(report.rankings.missing_scored_empty).toBeGreaterThan(1500);
+    expect(report.latency_ms!.n).toBeGreaterThan(100);
+  });
+
+  it("refuses malformed JSON, a non-object and bad fields, naming the line", () => {
+    const p = (t: string) => () => parseLocomoRankings(t, "r.jsonl", data);
+    expect(p(`${line({})}\n{oops`)).toThrow(/r\.jsonl:2: not valid JSON/);
+    expect(p(`[1]`)).toThrow(/r\.jsonl:1: a line must be a JSON object/);
+    expect(p(line({ sample_id: 7 }))).toThrow(/r\.jsonl:1: sample_id must be a string/);
+    expect(p(line({ qa_index: -1 }))).toThrow(/r\.jsonl:1: qa_index must be an integer >= 0/);
+    expect(p(line({ ranked_dia_ids: [] }))).toThrow(/r\.jsonl:1: ranked_dia_ids must be a non-empty array/);
+    expect(p(line({ latency_ms: "fast" }))).toThrow(/r\.jsonl:1: latency_ms must be a number/);
+    expect(p("\n\n")).toThrow(/r\.jsonl: no rankings/);
+  });
+
+  it("refuses unknown conversations, questions and turn ids, naming the line", () => {
+    const p = (t: string) => () => parseLocomoRankings(t, "r.jsonl", data);
+    expect(p(line({ sample_id: "conv-0" }))).toThrow(/r\.jsonl:1: sample_id "conv-0" is not a conversation of the data/);
+    expect(p(line({ qa_index: 9999 }))).toThrow(/r\.jsonl:1: qa_index 9999 is past the end of conv-26's/);
+    expect(p(line({ ranked_dia_ids: ["D1:3", "D99:1"] }))).toThrow(/r\.jsonl:1: "D99:1" is not a turn \(dia_id\) of conv-26/);
+  });
+
+  it("refuses an id twice in one ranking and a question twice", () => {
+    const p = (t: string) => () => parseLocomoRankings(t, "r.jsonl", data);
+    expect(p(line({ ranked_dia_ids: ["D1:3", "D1:4", "D1:3"] }))).toThrow(/r\.jsonl:1: "D1:3" appears twice in the ranking of conv-26 question 0/);
+    expect(p(`${line({})}\n${line({ ranked_dia_ids: ["D1:4"] })}`)).toThrow(/r\.jsonl:2: conv-26 question 0 is ranked twice \(first on line 1\)/);
+  });
+
+  it("refuses missing questions, listing them, unless --allow-missing, which scores them empty and counts them", () => {
+    const lines = parseLocomoRankings(line({ qa_index: 0, ranked_dia_ids: ["D1:3"] }), "r.jsonl", data);
+    const union = new Set([...families.values()].flatMap((qs) => qs.map((q) => `${q.sampleId}#${q.qaIndex}`)));
+    expect(union.size).toBeGreaterThanOrEqual(1981);
+    expect(() => evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC)).toThrow(RankingsInputError);
+    expect(() => evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC)).toThrow(new RegExp(`r\\.jsonl: ${union.size - 1} question`));
+    expect(() => evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC)).toThrow(/question\(s\) of the protocols' question sets have no ranking: conv-26#1, /);
+    const { report } = evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC, true);
+    expect(report.rankings.missing_scored_empty).toBe(union.size - 1);
+    // conv-26 question 0 has gold D1:3: that one question is a hit at rank 1
+    expect(report.protocols["persode/original"]!.values["turn.mrr"]).toBe(Math.round(10000 / 1535) / 10000);
+  });
+
+  it("--report DIR writes the system's ladder file beside the built-in strategies and asks the renderer for DIR", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "locomo-report-"));
+    const rendered: string[] = [];
+    const code = await runLocomoEval({
+      rankings: join(FIXTURES, "locomo-rankings.jsonl"),
+      output: join(dir, "eval.json"),
+      allowMissing: true,
+      seed: 7,
+      samples: 20,
+      report: { dir: join(dir, "report"), name: "fixture system", render: async (d) => void rendered.push(d) },
+    });
+    expect(code).toBe(0);
+    expect(rendered).toEqual([join(dir, "report")]);
+    const ladder = JSON.parse(readFileSync(join(dir, "report", "exp5_locomo_protocols.json"), "utf8")) as { runs: Record<string, { strategies: Record<string, Record<string, { values: Record<string, number> }>> }>; meta: { strategies: { key: string; built_in: boolean }[] } };
+    expect(Object.keys(ladder.runs)).toEqual(["hashing", "outside"]);
+    expect(Object.keys(ladder.runs.hashing!.strategies)).toEqual(extendedStrategies().map((s) => s.key));
+    const expected = JSON.parse(readFileSync(join(FIXTURES, "locomo-expected.json"), "utf8")) as Record<string, { values: Record<string, number> }>;
+    expect(ladder.runs.outside!.strategies["fixture system"]!["persode/original"]!.values).toEqual(expected["persode/original"]!.values);
+    expect(ladder.meta.strategies.at(-1)).toEqual({ key: "fixture system", slug: "outside-system", order: extendedStrategies().length, built_in: false });
+    const evalDoc = JSON.parse(readFileSync(join(dir, "eval.json"), "utf8")) as { paired: { families: Record<string, Record<string, unknown>> } };
+    expect(Object.keys(evalDoc.paired.families).sort()).toEqual(["all/audited", "all/original", "persode/audited", "persode/original"]);
+  }, 300_000);
+
+  it("exits 2 and writes nothing on a refusal", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "locomo-eval-"));
+    const rankings = join(dir, "r.jsonl");
+    writeFileSync(rankings, `${line({})}\n${line({})}\n`);
+    const r = await runCliInProcess(["locomo-eval", "--rankings", rankings, "--output", join(dir, "out.json")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/r\.jsonl:2: conv-26 question 0 is ranked twice/);
+    expect(existsSync(join(dir, "out.json"))).toBe(false);
+  });
+});
+
+describe("longmemeval-eval under the ladder's measures", () => {
+  const bytes = readFileSync(LME);
+  const data = parseLongMemEval(bytes, sha256Hex(bytes), LME);
+  for (const g of ["turn", "session"] as const) {
+    it(`scores ${g} rankings it has never seen equal to an independent implementation`, () => {
+      const file = join(FIXTURES, `longmemeval-${g}.jsonl`);
+      const expected = JSON.parse(readFileSync(join(FIXTURES, `longmemeval-${g}-expected.json`), "utf8")) as { questions: number; values: Record<string, number> };
+      const report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(readFileSync(file, "utf8"), file), file, false, SPEC);
+      expect(report.granularity).toBe(g);
+      const p = report.protocols["has_answer/original"]!;
+      expect(p.query_count).toBe(expected.questions);
+      expect(p.values).toEqual(expected.values);
+      expect(report.latency_ms!.n).toBe(data.questions.length);
+    });
+  }
+
+  it("compares a system with every built-in strategy on the same questions: a strategy against itself ties everywhere", async () => {
+    const measures = LADDER_MEASURES;
+    const builtins = await builtinLadderColumns(data, new HashingEmbedder(), measures);
+    expect([...builtins.keys()]).toEqual(extendedStrategies().map((s) => s.key));
+    const f = "has_answer/original";
+    const paired = pairedWithBuiltins(new Map([[f, builtins.get("bm25")!]]), new Map([[f, builtins]]), { seed: 1, samples: 200 }, "t", measures)[f]!;
+    for (const [s, rows] of Object.entries(paired)) {
+      for (const r of Object.values(rows)) expect(r.wins + r.ties + r.losses, s).toBe(r.n);
+    }
+    for (const r of Object.values(paired.bm25!)) expect([r.diff, r.ties, r.p_randomization, r.significant]).toEqual([0, r.n, 1, false]);
+  });
+
+  it("writes the paired comparison into longmemeval-eval's report", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lme-eval-"));
+    const out = join(dir, "out.json");
+    const r = await runCliInProcess(["longmemeval-eval", "--data", LME, "--rankings", join(FIXTURES, "longmemeval-session.jsonl"), "--output", out, "--samples", "100"]);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(out, "utf8")) as { paired: { measures: string[]; families: Record<string, Record<string, Record<string, { n: number }>>> } };
+    expect(doc.paired.measures).toEqual(["session.any@5", "session.recall@5"]);
+    expect(Object.keys(doc.paired.families["has_answer/original"]!)).toEqual(extendedStrategies().map((s) => s.key));
+  });
+
+  it("refuses an id ranked more often than the haystack holds it and a bad latency, naming the line", () => {
+    const q = data.questions.find((x) => new Set(x.sessions.map((s) => s.id)).size === x.sessions.length)!;
+    const twice = JSON.stringify({ question_id: q.questionId, ranked_ids: [q.sessions[0]!.id, q.sessions[0]!.id] });
+    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(twice, "r.jsonl"), "r.jsonl", true, SPEC)).toThrow(/r\.jsonl:1: ".*" is ranked more often than question .*'s haystack holds it/);
+    expect(() => parseLongMemEvalRankings('{"question_id": "a", "ranked_ids": ["x"], "latency_ms": -1}', "r.jsonl")).toThrow(/r\.jsonl:1: latency_ms must be a number/);
+  });
+
+  it("exits 2 and writes nothing on a refusal", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lme-eval-"));
+    const rankings = join(dir, "r.jsonl");
+    const q = data.questions.find((x) => new Set(x.sessions.map((s) => s.id)).size === x.sessions.length)!;
+    writeFileSync(rankings, JSON.stringify({ question_id: q.questionId, ranked_ids: [q.sessions[0]!.id, q.sessions[0]!.id] }) + "\n");
+    const r = await runCliInProcess(["longmemeval-eval", "--data", LME, "--rankings", rankings, "--output", join(dir, "out.json"), "--allow-missing"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/r\.jsonl:1: ".*" is ranked more often than question/);
+    expect(existsSync(join(dir, "out.json"))).toBe(false);
+  });
+});
