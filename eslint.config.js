@@ -7,12 +7,24 @@ import tseslint from "typescript-eslint";
 
 /** Node's globals, for the plain .mjs scripts (TypeScript files get them from @types/node). */
 const NODE_GLOBALS = Object.fromEntries(
-  ["process", "console", "Buffer", "URL", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "fetch", "performance"].map((g) => [g, "readonly"]),
+  ["process", "console", "Buffer", "URL", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "fetch", "performance"].map((g) => [
+    g,
+    "readonly",
+  ]),
 );
 
-/** Imports a package must not make: core and datasets know nothing of benchmarks/report; util, datasets and report never load the memory model (and its ML runtime). */
+/**
+ * Imports a package must not make: core and datasets know nothing of benchmarks/report; util, datasets and report never load the memory
+ * model (and its ML runtime).
+ */
 const forbid = (...names) => ({
-  "no-restricted-imports": ["error", { paths: names.map((name) => ({ name, message: "crosses a package boundary (README, Architecture)" })), patterns: names.map((n) => ({ group: [`${n}/*`], message: "crosses a package boundary (README, Architecture)" })) }],
+  "no-restricted-imports": [
+    "error",
+    {
+      paths: names.map((name) => ({ name, message: "crosses a package boundary (README, Architecture)" })),
+      patterns: names.map((n) => ({ group: [`${n}/*`], message: "crosses a package boundary (README, Architecture)" })),
+    },
+  ],
 });
 
 export default tseslint.config(
@@ -28,7 +40,10 @@ export default tseslint.config(
   },
   // Tests dig into parsed JSON fixtures and results files, whose shape is the thing under test.
   { files: ["packages/*/test/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
-  { files: ["packages/util/**"], rules: forbid("@persode/core", "@persode/datasets", "@persode/results", "@persode/benchmarks", "@persode/report") },
+  {
+    files: ["packages/util/**"],
+    rules: forbid("@persode/core", "@persode/datasets", "@persode/results", "@persode/benchmarks", "@persode/report"),
+  },
   // The results format is shared by the writer (benchmarks) and the reader (report): it knows neither, nor the model.
   { files: ["packages/results/**"], rules: forbid("@persode/core", "@persode/datasets", "@persode/benchmarks", "@persode/report") },
   { files: ["packages/core/**"], rules: forbid("@persode/datasets", "@persode/results", "@persode/benchmarks", "@persode/report") },

@@ -24,7 +24,9 @@ process.exitCode = await main(process.argv.slice(2), {
       publishedDir: staged.out,
       // figures whose spec did not change are taken from here instead of being rendered again (.cache/ is not committed)
       figureCache: resolve(".cache", "figures"),
-      ...(ownResults ? { readmePath, readmeOut: staged.stageFileFor(readmePath), resultsDocPath, resultsDocOut: staged.stageFileFor(resultsDocPath) } : {}),
+      ...(ownResults
+        ? { readmePath, readmeOut: staged.stageFileFor(readmePath), resultsDocPath, resultsDocOut: staged.stageFileFor(resultsDocPath) }
+        : {}),
     });
     process.stdout.write(`report rendered in ${((performance.now() - t0) / 1000).toFixed(2)} s: ${resolve(staged.out, "report.html")}\n`);
   },

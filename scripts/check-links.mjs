@@ -50,7 +50,8 @@ export function checkedFiles(root) {
   };
   walk("docs");
   if (existsSync(join(root, "packages"))) {
-    for (const p of readdirSync(join(root, "packages")).sort()) if (existsSync(join(root, "packages", p, "README.md"))) files.push(`packages/${p}/README.md`);
+    for (const p of readdirSync(join(root, "packages")).sort())
+      if (existsSync(join(root, "packages", p, "README.md"))) files.push(`packages/${p}/README.md`);
   }
   return files;
 }

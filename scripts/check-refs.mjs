@@ -12,7 +12,10 @@ const root = join(import.meta.dirname, "..");
 const spec = readFileSync(join(root, "docs/spec.md"), "utf8");
 const sections = new Set([...spec.matchAll(/^## (\d+)\. /gm)].map((m) => m[1]));
 
-const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "*.ts", "*.mjs", "*.md", "*.py", ".ci/run"], { cwd: root, encoding: "utf8" })
+const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "*.ts", "*.mjs", "*.md", "*.py", ".ci/run"], {
+  cwd: root,
+  encoding: "utf8",
+})
   .split("\n")
   .filter((f) => f && !f.startsWith("results/") && existsSync(join(root, f)));
 
@@ -23,7 +26,8 @@ for (const file of files) {
   const lines = readFileSync(join(root, file), "utf8").split("\n");
   lines.forEach((line, i) => {
     const at = `${file}:${i + 1}`;
-    if (OLD_FORM.test(line)) problems.push(`${at}: an upper-case spec reference names a document that is not in the repository; write "docs/spec.md §N"`);
+    if (OLD_FORM.test(line))
+      problems.push(`${at}: an upper-case spec reference names a document that is not in the repository; write "docs/spec.md §N"`);
     for (const m of line.matchAll(/docs\/spec\.md((?:,? ?(?:§ ?\d+)(?:[–-]\d+)?(?:,? and)?)+)/g)) {
       for (const n of m[1].matchAll(/§ ?(\d+)/g)) {
         if (!sections.has(n[1])) problems.push(`${at}: docs/spec.md has no section ${n[1]} (it has ${[...sections].join(", ")})`);

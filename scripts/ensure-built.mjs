@@ -25,8 +25,16 @@ export function stalePackages(root = repoRoot) {
   const stale = [];
   for (const pkg of readdirSync(join(root, "packages")).sort()) {
     const dir = join(root, "packages", pkg);
-    const built = Math.max(newest(join(dir, "dist", STAMP)), existsSync(join(dir, "dist", "index.js")) ? statSync(join(dir, "dist", "index.js")).mtimeMs : 0);
-    const sources = Math.max(newest(join(dir, "src")), newest(join(dir, "data")), newest(join(dir, "package.json")), newest(join(dir, "tsconfig.build.json")));
+    const built = Math.max(
+      newest(join(dir, "dist", STAMP)),
+      existsSync(join(dir, "dist", "index.js")) ? statSync(join(dir, "dist", "index.js")).mtimeMs : 0,
+    );
+    const sources = Math.max(
+      newest(join(dir, "src")),
+      newest(join(dir, "data")),
+      newest(join(dir, "package.json")),
+      newest(join(dir, "tsconfig.build.json")),
+    );
     if (built === 0 || sources > built) stale.push(pkg);
   }
   return stale;

@@ -22,7 +22,9 @@ for (const pkg of readdirSync("packages").sort()) {
     continue;
   }
   const r = JSON.parse(readFileSync(file, "utf8"));
-  const broken = (r.testResults ?? []).filter((t) => t.status === "failed" && !(t.assertionResults ?? []).some((a) => a.status === "failed"));
+  const broken = (r.testResults ?? []).filter(
+    (t) => t.status === "failed" && !(t.assertionResults ?? []).some((a) => a.status === "failed"),
+  );
   for (const t of broken) brokenFiles.push(`${pkg}: ${t.name}`);
   const pkgFailed = (r.numFailedTests ?? 0) + (r.numRuntimeErrorTests ?? 0) + broken.length;
   const pkgSkipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
@@ -32,7 +34,9 @@ for (const pkg of readdirSync("packages").sort()) {
   console.log(`${pkg.padEnd(12)} ${r.numPassedTests ?? 0} passed, ${pkgFailed} failed${pkgSkipped ? `, ${pkgSkipped} skipped` : ""}`);
 }
 if (brokenFiles.length) {
-  console.log(`test files that failed outside a test (import error or failing hook, e.g. missing data; see the log above):\n  ${brokenFiles.join("\n  ")}`);
+  console.log(
+    `test files that failed outside a test (import error or failing hook, e.g. missing data; see the log above):\n  ${brokenFiles.join("\n  ")}`,
+  );
 }
 if (missing.length) {
   console.log(`no test report from: ${missing.join(", ")} (its test run did not finish)`);

@@ -11,7 +11,17 @@ import { DECLARED_MODELS } from "@persode/datasets/models";
 import type { ExperimentContext, ExperimentReport, Experiment } from "./experiments/experiment.js";
 import { EXPERIMENT_LIST, findExperimentInfo } from "./experiments/catalog.js";
 import type { Measure } from "./protocols.js";
-import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
+import {
+  MAX_SAMPLES,
+  MAX_SEED,
+  UsageError,
+  callerCwd,
+  callerPath,
+  embedderChoices,
+  embedderOption,
+  embedderSettings,
+  intOption,
+} from "./options.js";
 import { offlineFromEnv, parseEnvFlag } from "@persode/util";
 import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
 import { StagedResults, resultsFolder } from "./staging.js";
@@ -29,7 +39,11 @@ ${EXPERIMENT_LIST.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").p
   corpus              every strategy on your own journal corpus (two CSV files)
 
 Options:
-  --embedder NAME     ${embedderChoices().join(" | ")} (default: hashing; for all: hashing, then ${DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll).map((m) => m.name).join(", ")});
+  --embedder NAME     ${embedderChoices().join(" | ")} (default: hashing; for all: hashing, then ${DECLARED_MODELS.filter(
+    (m) => m.paper || m.inBenchAll,
+  )
+    .map((m) => m.name)
+    .join(", ")});
                       a declared model is provisioned and verified like \`pnpm model fetch NAME\`
   --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
   --out DIR           results folder (default results/)
@@ -89,7 +103,12 @@ export function parseBenchArgs(argv: readonly string[]) {
     const a = argv[i]!;
     const name = a.startsWith("--") ? a.slice(2) : undefined;
     const next = argv[i + 1];
-    if (name !== undefined && (OPTIONS as Record<string, { type: string }>)[name]?.type === "string" && next !== undefined && /^-[\d.]/.test(next)) {
+    if (
+      name !== undefined &&
+      (OPTIONS as Record<string, { type: string }>)[name]?.type === "string" &&
+      next !== undefined &&
+      /^-[\d.]/.test(next)
+    ) {
       args.push(`${a}=${next}`);
       i++;
     } else args.push(a);
@@ -107,7 +126,9 @@ function rejectUnusedOptions(target: string, values: Record<string, unknown>): v
   const allowed: readonly string[] = TARGET_OPTIONS[target] ?? (own ? ["out", "plugin", ...own] : EXPERIMENT_OPTIONS);
   const unused = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
   if (unused.length > 0) {
-    throw new UsageError(`${target} does not use ${unused.map((k) => `--${k}`).join(", ")}; it accepts ${allowed.map((k) => `--${k}`).join(", ")}`);
+    throw new UsageError(
+      `${target} does not use ${unused.map((k) => `--${k}`).join(", ")}; it accepts ${allowed.map((k) => `--${k}`).join(", ")}`,
+    );
   }
 }
 
@@ -143,7 +164,8 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
   }
   let out: string | undefined;
   try {
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
+    if (positionals.length !== 1)
+      throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
     // The environment's flags are read one way by every command (pnpm model refuses the same values), and up front.
     try {
       offlineFromEnv(process.env);
@@ -166,12 +188,21 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       const rankings = values.rankings as string | undefined;
       const output = values.output as string | undefined;
       if (!rankings || !output) throw new UsageError("locomo-eval needs --rankings FILE and --output FILE");
-      if (await sameFile(callerPath(rankings), callerPath(output))) throw new UsageError(`--output ${output} is the rankings file itself (${rankings}); choose another --output FILE`);
+      if (await sameFile(callerPath(rankings), callerPath(output)))
+        throw new UsageError(`--output ${output} is the rankings file itself (${rankings}); choose another --output FILE`);
       const { runLocomoEval } = await import("./locomo-eval-command.js");
       const report = typeof values.report === "string" ? values.report : undefined;
-      if (report !== undefined && !hooks.renderReport) throw new UsageError("--report needs the report renderer: run it as pnpm bench locomo-eval …");
+      if (report !== undefined && !hooks.renderReport)
+        throw new UsageError("--report needs the report renderer: run it as pnpm bench locomo-eval …");
       const name = typeof values.name === "string" ? values.name : "outside system";
-      return await runLocomoEval({ rankings, output, allowMissing: values["allow-missing"] === true, seed, samples, ...(report !== undefined ? { report: { dir: report, name, render: hooks.renderReport! } } : {}) });
+      return await runLocomoEval({
+        rankings,
+        output,
+        allowMissing: values["allow-missing"] === true,
+        seed,
+        samples,
+        ...(report !== undefined ? { report: { dir: report, name, render: hooks.renderReport! } } : {}),
+      });
     }
     if (target === "corpus") {
       const { runCorpusCommand } = await import("./corpus-command.js");
@@ -181,10 +212,15 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const selected = target === "all" ? EXPERIMENTS.filter((e) => e.inAll !== false) : [findExperiment(target)!];
     // `all` reproduces both halves of the paper (hashing, then the pinned MiniLM), then every declared model
     // `inBenchAll` puts in the extended, audited and Exp. 7 files (unless --embedder picks one).
-    const names = values.embedder === undefined && target === "all" ? ["hashing", ...DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll).map((m) => m.name)] : [embedderOption(values.embedder)];
+    const names =
+      values.embedder === undefined && target === "all"
+        ? ["hashing", ...DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll).map((m) => m.name)]
+        : [embedderOption(values.embedder)];
     const only = findExperiment(target);
     if (only?.paperOnly && !(await paperFormatRun(names[0]!, values))) {
-      throw new UsageError(`${only.id} writes only paper-format files, which hold hashing and all-MiniLM-L6-v2; ${names[0]} runs go to the extended, audited and Exp. 7 files (pnpm bench exp5 | exp6 | exp7 --embedder ${names[0]})`);
+      throw new UsageError(
+        `${only.id} writes only paper-format files, which hold hashing and all-MiniLM-L6-v2; ${names[0]} runs go to the extended, audited and Exp. 7 files (pnpm bench exp5 | exp6 | exp7 --embedder ${names[0]})`,
+      );
     }
     // Everything is written into a staging copy of `out` and published together at the end.
     const folder = out!;
@@ -228,7 +264,8 @@ async function runExperiments(
   const builtByName = new Map<string, Awaited<ReturnType<typeof buildEmbedder>>>();
   try {
     for (const embedderName of names) {
-      if (embedderName !== "hashing") builtByName.set(embedderName, await buildEmbedder(embedderName, embedderSettings(embedderName, values, process.env)));
+      if (embedderName !== "hashing")
+        builtByName.set(embedderName, await buildEmbedder(embedderName, embedderSettings(embedderName, values, process.env)));
     }
     for (const embedderName of names) {
       const settings = embedderSettings(embedderName, embedderName === "hashing" && names.length > 1 ? {} : values, process.env);
@@ -269,7 +306,14 @@ async function runExperiments(
     for (const b of builtByName.values()) await b.embedder.dispose?.();
   }
   const previous = (await readPrevious(join(staged.dir, "timings.json"))) ?? {};
-  await writeAtomic(join(staged.dir, "timings.json"), formatResultJson({ ...previous, ...timings, note: "compute seconds per experiment on the last run; machine-dependent, never part of the results" }));
+  await writeAtomic(
+    join(staged.dir, "timings.json"),
+    formatResultJson({
+      ...previous,
+      ...timings,
+      note: "compute seconds per experiment on the last run; machine-dependent, never part of the results",
+    }),
+  );
   await hooks.afterRun?.(staged);
   staged.publish();
   printSummary(reports, staged.out);
@@ -353,7 +397,9 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   const outputPath = values.output as string | undefined;
   if (!rankingsPath || !outputPath) throw new UsageError("epirec-eval needs --rankings FILE and --output FILE");
   if (await sameFile(callerPath(rankingsPath), callerPath(outputPath))) {
-    throw new UsageError(`--output ${outputPath} is the rankings file itself (${rankingsPath}); writing the report there would destroy the input — choose another --output FILE`);
+    throw new UsageError(
+      `--output ${outputPath} is the rankings file itself (${rankingsPath}); writing the report there would destroy the input — choose another --output FILE`,
+    );
   }
   const { loadEpiRec } = await import("@persode/datasets");
   const { evaluateRankings, formatOfficialReport } = await import("./epirec/official.js");
@@ -370,11 +416,16 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   const report = evaluateRankings(corpus, rankings, { benchmark: corpus.name, dataSha256: corpus.sha256 });
   await writeAtomic(callerPath(outputPath), formatOfficialReport(report));
   const o = report.overall;
-  process.stdout.write(`${rankings.size} probes evaluated: recall@1 ${o["recall@1"]}, recall@3 ${o["recall@3"]}, MRR ${o.mrr}\nreport written to ${outputPath}\n`);
+  process.stdout.write(
+    `${rankings.size} probes evaluated: recall@1 ${o["recall@1"]}, recall@3 ${o["recall@3"]}, MRR ${o.mrr}\nreport written to ${outputPath}\n`,
+  );
   return 0;
 }
 
-async function longmemevalEval(values: Record<string, string | boolean | string[] | undefined>, spec: { seed: number; samples: number }): Promise<number> {
+async function longmemevalEval(
+  values: Record<string, string | boolean | string[] | undefined>,
+  spec: { seed: number; samples: number },
+): Promise<number> {
   const rankingsPath = values.rankings as string | undefined;
   const outputPath = values.output as string | undefined;
   if (!rankingsPath || !outputPath) throw new UsageError("longmemeval-eval needs --rankings FILE and --output FILE");
@@ -398,7 +449,14 @@ async function longmemevalEval(values: Record<string, string | boolean | string[
   let report;
   const sink: { columns?: Float64Array[]; measures?: Measure[] } = {};
   try {
-    report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(text, rankingsPath), rankingsPath, values["allow-missing"] === true, spec, sink);
+    report = evaluateLongMemEvalRankings(
+      data,
+      parseLongMemEvalRankings(text, rankingsPath),
+      rankingsPath,
+      values["allow-missing"] === true,
+      spec,
+      sink,
+    );
   } catch (e) {
     if (e instanceof LongMemEvalRankingsError) throw new UsageError(e.message);
     throw e;
@@ -410,32 +468,51 @@ async function longmemevalEval(values: Record<string, string | boolean | string[
     const { builtinLadderColumns } = await import("./longmemeval/builtins.js");
     const { embedder } = await buildEmbedder("hashing", embedderSettings("hashing", {}, process.env));
     const builtins = await builtinLadderColumns(data, embedder, sink.measures!);
-    paired = pairedWithBuiltins(new Map([[family, sink.columns]]), new Map([[family, builtins]]), { seed: spec.seed }, "longmemeval-eval/paired", sink.measures!);
+    paired = pairedWithBuiltins(
+      new Map([[family, sink.columns]]),
+      new Map([[family, builtins]]),
+      { seed: spec.seed },
+      "longmemeval-eval/paired",
+      sink.measures!,
+    );
   }
   await writeAtomic(
     resolve(outputPath),
     formatResultJson({
       benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance },
-      protocol: { metrics: "official (run_retrieval.py + eval_utils.py)", protocols: "the ladder's measures under Persode's protocol of Exp. 8 (b), docs/spec.md §11" },
+      protocol: {
+        metrics: "official (run_retrieval.py + eval_utils.py)",
+        protocols: "the ladder's measures under Persode's protocol of Exp. 8 (b), docs/spec.md §11",
+      },
       bootstrap: { ...spec, unit: "question", method: "percentile" },
       ...report,
       paired: {
         against: "every built-in strategy, hashing embedder, over Exp. 8's stores of the same questions",
-        test: { randomization_samples: DEFAULT_PERMUTATIONS, seed: spec.seed, multiple_comparisons: "Holm across the strategies within each measure, alpha 0.05", diff: "outside system minus strategy", wins_ties_losses: "counted from the outside system's side" },
+        test: {
+          randomization_samples: DEFAULT_PERMUTATIONS,
+          seed: spec.seed,
+          multiple_comparisons: "Holm across the strategies within each measure, alpha 0.05",
+          diff: "outside system minus strategy",
+          wins_ties_losses: "counted from the outside system's side",
+        },
         measures: PAIRED_MEASURES.filter((m) => sink.measures?.some((x) => x.name === m.name)).map((m) => m.name),
         families: paired,
       },
     }),
   );
   const m = report.metrics[report.granularity]!;
-  process.stdout.write(`${report.questions} questions (${report.averaged_questions} averaged), ${report.granularity} ids: recall_any@5 ${m["recall_any@5"]}, recall_all@5 ${m["recall_all@5"]}, ndcg_any@5 ${m["ndcg_any@5"]}\nreport written to ${outputPath}\n`);
+  process.stdout.write(
+    `${report.questions} questions (${report.averaged_questions} averaged), ${report.granularity} ids: recall_any@5 ${m["recall_any@5"]}, recall_all@5 ${m["recall_all@5"]}, ndcg_any@5 ${m["ndcg_any@5"]}\nreport written to ${outputPath}\n`,
+  );
   return 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   // Run directly (`node dist/cli.js …`): the work runs in a supervised child, as under `pnpm bench`, so a
   // signal sent to this process is honoured at once even inside long synchronous loops.
-  const run = process.env[SUPERVISED_ENV] ? main(process.argv.slice(2)) : runSupervised(fileURLToPath(import.meta.url), process.argv.slice(2));
+  const run = process.env[SUPERVISED_ENV]
+    ? main(process.argv.slice(2))
+    : runSupervised(fileURLToPath(import.meta.url), process.argv.slice(2));
   run.then((code) => {
     process.exitCode = code;
   });

@@ -29,7 +29,7 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const episodes = values.episodes as string | undefined;
   const probes = values.probes as string | undefined;
   if (!episodes || !probes) {
-    throw new UsageError("corpus needs --episodes FILE and --probes FILE (see the README section \"Your own journal corpus\")");
+    throw new UsageError('corpus needs --episodes FILE and --probes FILE (see the README section "Your own journal corpus")');
   }
   const embedderName = embedderOption(values.embedder);
   const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
@@ -62,8 +62,11 @@ export async function runCorpusCommand(values: Values): Promise<number> {
   const seconds = (performance.now() - t0) / 1000;
   const strategies = r.run.strategies as Record<string, { overall: { r3: number; r1: number; mrr: number } }>;
   const w = Math.max(...Object.keys(strategies).map((k) => k.length));
-  const lines = [`corpus "${corpus.name}": ${counts.personas} personas, ${counts.episodes} episodes, ${counts.probes} probes (${seconds.toFixed(2)} s, ${key})`];
-  for (const [k, v] of Object.entries(strategies)) lines.push(`  ${k.padEnd(w)}  recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`);
+  const lines = [
+    `corpus "${corpus.name}": ${counts.personas} personas, ${counts.episodes} episodes, ${counts.probes} probes (${seconds.toFixed(2)} s, ${key})`,
+  ];
+  for (const [k, v] of Object.entries(strategies))
+    lines.push(`  ${k.padEnd(w)}  recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`);
   lines.push(`  gate fires on ${(r.run.gate as { reflective_fused_fraction: number }).reflective_fused_fraction} of non-factual probes`);
   const extended = r.extended.strategies as Record<string, Record<string, unknown>>;
   const sig = (v: Record<string, unknown>) => {
@@ -96,7 +99,10 @@ interface CorpusRun {
 }
 
 /** Write the corpus's results, extended results and rankings into `out` (a staging folder), merging runs of other embedders. */
-async function writeCorpusFiles(out: string, { corpus, names, counts, key, embedder, seed, samples, r, episodes, probes }: CorpusRun): Promise<void> {
+async function writeCorpusFiles(
+  out: string,
+  { corpus, names, counts, key, embedder, seed, samples, r, episodes, probes }: CorpusRun,
+): Promise<void> {
   const file = names.results;
   const path = join(out, file);
   const { runs, strategies: records } = await runsAfter(path, corpus.sha256, { seed, samples }, key, embedder, r.run);
@@ -106,8 +112,19 @@ async function writeCorpusFiles(out: string, { corpus, names, counts, key, embed
     await writeAtomic(`${base}.official.json`, o.official);
   }
   await writeResultFile(path, "corpus", {
-    benchmark: { name: corpus.name, files: { episodes: basename(episodes), probes: basename(probes) }, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
-    protocol: { note: "the Exp. 6 (EpiRec) protocol: one store per persona, analyzer E, every registered strategy; authored labels never enter retrieval", ...EPISODIC_PROTOCOL },
+    benchmark: {
+      name: corpus.name,
+      files: { episodes: basename(episodes), probes: basename(probes) },
+      probes: counts.probes,
+      personas: counts.personas,
+      episodes: counts.episodes,
+      reference_now: corpus.referenceNow,
+      data_sha256: corpus.sha256,
+    },
+    protocol: {
+      note: "the Exp. 6 (EpiRec) protocol: one store per persona, analyzer E, every registered strategy; authored labels never enter retrieval",
+      ...EPISODIC_PROTOCOL,
+    },
     bootstrap: { samples, seed, unit: "probe", method: "percentile" },
     runs,
     warnings: corpus.warnings,
@@ -118,7 +135,15 @@ async function writeCorpusFiles(out: string, { corpus, names, counts, key, embed
     out,
     file: extFile,
     paperFile: file,
-    benchmark: { name: corpus.name, files: { episodes: basename(episodes), probes: basename(probes) }, probes: counts.probes, personas: counts.personas, episodes: counts.episodes, reference_now: corpus.referenceNow, data_sha256: corpus.sha256 },
+    benchmark: {
+      name: corpus.name,
+      files: { episodes: basename(episodes), probes: basename(probes) },
+      probes: counts.probes,
+      personas: counts.personas,
+      episodes: counts.episodes,
+      reference_now: corpus.referenceNow,
+      data_sha256: corpus.sha256,
+    },
     protocol: EPISODIC_PROTOCOL,
     unit: "probe",
     seed,

@@ -31,7 +31,16 @@ export function inputLines(text: string): string[] {
 export async function main(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: argv, options: { model: { type: "string" }, role: { type: "string" }, input: { type: "string" }, output: { type: "string" }, help: { type: "boolean", short: "h" } } }).values;
+    values = parseArgs({
+      args: argv,
+      options: {
+        model: { type: "string" },
+        role: { type: "string" },
+        input: { type: "string" },
+        output: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
     return 2;
@@ -62,7 +71,9 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const vecs = await embedder.embedBatch(texts, role as EmbedRole);
       await writeAtomic(output, vecs.map((v) => JSON.stringify(Array.from(v))).join("\n") + (vecs.length ? "\n" : ""));
-      process.stderr.write(`${texts.length} texts embedded with ${embedder.id} as ${role === "query" ? "queries" : "documents"}: ${output}\n`);
+      process.stderr.write(
+        `${texts.length} texts embedded with ${embedder.id} as ${role === "query" ? "queries" : "documents"}: ${output}\n`,
+      );
     } finally {
       await embedder.dispose?.();
     }

@@ -7,7 +7,12 @@ import { inPhaseAsync } from "./phases.js";
  * in two strategies, is embedded a single time per run). Batches of 512 (a neural embedder sorts
  * each by length, so larger batches pad less) with a progress bar.
  */
-export async function embedDistinct(embedder: Embedder, texts: Iterable<string>, label: string, role: EmbedRole = "document"): Promise<Map<string, Float64Array>> {
+export async function embedDistinct(
+  embedder: Embedder,
+  texts: Iterable<string>,
+  label: string,
+  role: EmbedRole = "document",
+): Promise<Map<string, Float64Array>> {
   const distinct = [...new Set(texts)];
   const out = new Map<string, Float64Array>();
   const progress = new Progress(`${label}: embedding (${embedder.name}${role === "query" ? ", queries" : ""})`, { total: distinct.length });
@@ -45,11 +50,25 @@ export async function embedByRole(embedder: Embedder, items: Iterable<readonly [
 
 async function embedRoles(embedder: Embedder, all: (readonly [string, EmbedRole])[], label: string): Promise<RoleVectors> {
   if (rolesAlike(embedder)) {
-    const vectors = await embedDistinct(embedder, all.map(([t]) => t), label);
+    const vectors = await embedDistinct(
+      embedder,
+      all.map(([t]) => t),
+      label,
+    );
     return { document: vectors, query: vectors };
   }
-  const document = await embedDistinct(embedder, all.filter(([, r]) => r === "document").map(([t]) => t), label, "document");
-  const query = await embedDistinct(embedder, all.filter(([, r]) => r === "query").map(([t]) => t), label, "query");
+  const document = await embedDistinct(
+    embedder,
+    all.filter(([, r]) => r === "document").map(([t]) => t),
+    label,
+    "document",
+  );
+  const query = await embedDistinct(
+    embedder,
+    all.filter(([, r]) => r === "query").map(([t]) => t),
+    label,
+    "query",
+  );
   return { document, query };
 }
 

@@ -6,12 +6,16 @@ export const DEFAULT_NEURAL_MODEL = "Xenova/all-MiniLM-L6-v2";
 
 /**
  * The key a run is filed under in results (`runs.<key>`, file names): the registry name ("hashing",
- * or any embedder without model weights), or the model's own name with its dtype when it is not fp32 (issue 12) — "all-MiniLM-L6-v2", "tiny-bert", "all-MiniLM-L6-v2-q8".
+ * or any embedder without model weights), or the model's own name with its dtype when it is not fp32 (issue 12) — "all-MiniLM-L6-v2",
+ * "tiny-bert", "all-MiniLM-L6-v2-q8".
  * So a second model's run never overwrites, or is labelled as, another model's run.
  */
 export function runKey(e: Pick<Embedder, "model">, registryName: string): string {
   if (!e.model) return registryName;
-  const base = e.model.id.split("/").pop()!.replace(/[^A-Za-z0-9._-]+/g, "_");
+  const base = e.model.id
+    .split("/")
+    .pop()!
+    .replace(/[^A-Za-z0-9._-]+/g, "_");
   return e.model.dtype === "fp32" ? base : `${base}-${e.model.dtype}`;
 }
 
@@ -43,15 +47,23 @@ export async function buildEmbedder(name: string, settings: EmbedderOptions): Pr
   const m = selectedDeclaration(name, settings);
   let embedder: Embedder;
   if (m) {
-    const p = await provisionModel({ model: m, ...(settings.modelDir ? { modelDir: settings.modelDir } : {}), ...(settings.offline ? { offline: true } : {}) });
-    const { createTransformersEmbedder } = await import("@persode/core/transformers");
-    embedder = await createTransformersEmbedder({ ...settings, model: m.id, modelDir: p.root, revision: m.revision, dtype: m.dtype, fingerprint: m.fingerprint }, process.env, {
-      name: declaredEmbedderName(m),
-      pooling: m.pooling,
-      normalize: m.normalize,
-      maxLength: m.maxWordPieces,
-      prefixes: m.prefixes,
+    const p = await provisionModel({
+      model: m,
+      ...(settings.modelDir ? { modelDir: settings.modelDir } : {}),
+      ...(settings.offline ? { offline: true } : {}),
     });
+    const { createTransformersEmbedder } = await import("@persode/core/transformers");
+    embedder = await createTransformersEmbedder(
+      { ...settings, model: m.id, modelDir: p.root, revision: m.revision, dtype: m.dtype, fingerprint: m.fingerprint },
+      process.env,
+      {
+        name: declaredEmbedderName(m),
+        pooling: m.pooling,
+        normalize: m.normalize,
+        maxLength: m.maxWordPieces,
+        prefixes: m.prefixes,
+      },
+    );
   } else {
     embedder = await createEmbedder(declaredModel(name) ? "minilm" : name, settings);
   }

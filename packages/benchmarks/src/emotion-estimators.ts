@@ -29,7 +29,8 @@ const ORACLE_BAND_E: Readonly<Record<string, number>> = Object.freeze({ low: 1 /
 
 /** What the oracle reads, stated wherever its numbers appear. */
 export const ORACLE_DESCRIPTION =
-  "EpiRec's authored labels — episode E from the intensity band (low 1/6, mild 1/2, high 5/6), valence from the authored valence; query E 1 for reflective probes and 0 for factual ones (the ideal gate)";
+  "EpiRec's authored labels — episode E from the intensity band (low 1/6, mild 1/2, high 5/6), valence from the authored valence; " +
+  "query E 1 for reflective probes and 0 for factual ones (the ideal gate)";
 
 const VALENCE_CLASS: Readonly<Record<string, -1 | 0 | 1>> = { positive: 1, negative: -1, neutral: 0 };
 
@@ -45,7 +46,8 @@ function oracleLabels(corpus: EpisodicCorpus): Map<string, EmotionEstimate> {
   const labels = new Map<string, EmotionEstimate>();
   const put = (text: string, e: EmotionEstimate) => {
     const prev = labels.get(text);
-    if (prev && (prev.intensity !== e.intensity || prev.polarity !== e.polarity)) throw new Error(`oracle: the text ${JSON.stringify(text.slice(0, 60))} has two different gold labels`);
+    if (prev && (prev.intensity !== e.intensity || prev.polarity !== e.polarity))
+      throw new Error(`oracle: the text ${JSON.stringify(text.slice(0, 60))} has two different gold labels`);
     labels.set(text, e);
   };
   for (const p of corpus.personas) {
@@ -65,7 +67,10 @@ export interface RunEstimators {
   estimators: EmotionEstimator[];
   emobankModel: EmoBankModel;
   prototypeQuantiles: number[];
-  /** Every EmoBank and EpiRec text's embedding, computed once per role (EmoBank sentences, episodes and exemplars are documents; probes queries). */
+  /**
+   * Every EmoBank and EpiRec text's embedding, computed once per role (EmoBank sentences, episodes and exemplars are documents; probes
+   * queries).
+   */
   vectors: RoleVectors;
 }
 
@@ -81,7 +86,9 @@ function precomputed(embedder: Embedder, vectors: ReadonlyMap<string, Float64Arr
   } as Embedder;
 }
 
-/** Build every estimator for `embedder`: fit EmoBank, calibrate the prototype, label the oracle; `extraTexts` are embedded with the rest. */
+/**
+ * Build every estimator for `embedder`: fit EmoBank, calibrate the prototype, label the oracle; `extraTexts` are embedded with the rest.
+ */
 export async function buildEstimators(
   emobank: EmoBankDataset,
   corpus: EpisodicCorpus,
@@ -89,8 +96,27 @@ export async function buildEstimators(
   extraTexts: readonly (readonly [string, EmbedRole])[] = [],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunEstimators> {
-  const epirecTexts = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => [[e.text, "document"] as const, ...inRole(e.probes.map((q) => q.query), "query")]));
-  const vectors = await embedByRole(embedder, [...inRole(emobank.sentences.map((s) => s.text), "document"), ...epirecTexts, ...extraTexts], "exp7");
+  const epirecTexts = corpus.personas.flatMap((p) =>
+    p.episodes.flatMap((e) => [
+      [e.text, "document"] as const,
+      ...inRole(
+        e.probes.map((q) => q.query),
+        "query",
+      ),
+    ]),
+  );
+  const vectors = await embedByRole(
+    embedder,
+    [
+      ...inRole(
+        emobank.sentences.map((s) => s.text),
+        "document",
+      ),
+      ...epirecTexts,
+      ...extraTexts,
+    ],
+    "exp7",
+  );
   const emb = precomputed(embedder, vectors.document);
   const emobankModel = fitEmoBankModel(
     emobank.sentences.map((s) => ({ split: s.split, features: vectors.document.get(s.text)!, arousal: s.arousal, valence: s.valence })),
@@ -100,12 +126,20 @@ export async function buildEstimators(
     embedder.model ? { decimals: FITTED_DECIMALS } : {},
   );
   const space = await prototypeSpace(emb);
-  const prototypeQuantiles = await prototypeCalibration(emb, space, emobank.sentences.filter((s) => s.split === "train").map((s) => s.text));
+  const prototypeQuantiles = await prototypeCalibration(
+    emb,
+    space,
+    emobank.sentences.filter((s) => s.split === "train").map((s) => s.text),
+  );
   const names = ["lexicon", "vader", "afinn", "emobank", "prototype"];
   if (parseEnvFlag("PERSODE_EXP7_LLM", env.PERSODE_EXP7_LLM)) names.push("llm");
   names.push("oracle");
   const llm = names.includes("llm") ? createLlm({ env }) : undefined;
-  if (llm instanceof OfflineLlm) throw new Error("PERSODE_EXP7_LLM is on but no LLM endpoint is configured: set PERSODE_LLM_API_KEY (and PERSODE_LLM_BASE_URL, PERSODE_LLM_MODEL) or unset PERSODE_EXP7_LLM");
+  if (llm instanceof OfflineLlm)
+    throw new Error(
+      "PERSODE_EXP7_LLM is on but no LLM endpoint is configured: set PERSODE_LLM_API_KEY (and PERSODE_LLM_BASE_URL, " +
+        "PERSODE_LLM_MODEL) or unset PERSODE_EXP7_LLM",
+    );
   const estimators = names.map((name) =>
     createEstimator(name, {
       embedder: emb,

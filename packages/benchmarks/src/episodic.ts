@@ -29,7 +29,10 @@ export interface EpisodicRun {
   rankedMemories: number;
 }
 
-/** A persona as a store: one memory per episode (E, event, emotion from `analyze`; C = `storedC`; created = episode time), ranked at `nowMs` for each of its probes (E from `queryIntensity`), in corpus order. */
+/**
+ * A persona as a store: one memory per episode (E, event, emotion from `analyze`; C = `storedC`; created = episode time), ranked at `nowMs`
+ * for each of its probes (E from `queryIntensity`), in corpus order.
+ */
 export function personaGroup(
   persona: EpisodicCorpus["personas"][number],
   storedC: number,
@@ -40,9 +43,20 @@ export function personaGroup(
 ): RankingGroup {
   const memories: MemoryInit[] = persona.episodes.map((e) => {
     const a = analyze(e.text);
-    return { id: e.id, text: e.text, event: a.event, emotion: a.emotion, hashtags: a.hashtags, emotionalIntensity: a.intensity, contextualRelevance: storedC, createdAt: e.timestampMs };
+    return {
+      id: e.id,
+      text: e.text,
+      event: a.event,
+      emotion: a.emotion,
+      hashtags: a.hashtags,
+      emotionalIntensity: a.intensity,
+      contextualRelevance: storedC,
+      createdAt: e.timestampMs,
+    };
   });
-  const queries = persona.episodes.flatMap((e) => e.probes.map((q) => ({ text: q.query, vector: vectors.query.get(q.query)!, intensity: queryIntensity(q.query) })));
+  const queries = persona.episodes.flatMap((e) =>
+    e.probes.map((q) => ({ text: q.query, vector: vectors.query.get(q.query)!, intensity: queryIntensity(q.query) })),
+  );
   return { memories, vectors: persona.episodes.map((e) => vectors.document.get(e.text)!), nowMs, queries };
 }
 
@@ -65,7 +79,8 @@ export function probeTargets(corpus: EpisodicCorpus): Int32Array {
 export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, spec: BootstrapSpec, label: string): Promise<EpisodicRun> {
   const analyzer = new LexiconAnalyzer();
   const items: (readonly [string, "document" | "query"])[] = [];
-  for (const p of corpus.personas) for (const e of p.episodes) items.push([e.text, "document"], ...e.probes.map((q) => [q.query, "query"] as const));
+  for (const p of corpus.personas)
+    for (const e of p.episodes) items.push([e.text, "document"], ...e.probes.map((q) => [q.query, "query"] as const));
   const vectors = await embedByRole(embedder, items, label);
   const paper = strategies();
   const strats = extendedStrategies(); // the paper's strategies first, in the same order
@@ -76,7 +91,16 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const ranked: string[][][] = strats.map(() => []);
   let rankedMemories = 0;
   const progress = new Progress(`${label} (${embedder.name}): ranking`, { total: n });
-  const stores = corpus.personas.map((persona) => personaGroup(persona, EPISODIC_PROTOCOL.stored_C, corpus.referenceNowMs, vectors, (text) => analyzer.analyzeSync(text), (text) => analyzer.analyzeSync(text).intensity));
+  const stores = corpus.personas.map((persona) =>
+    personaGroup(
+      persona,
+      EPISODIC_PROTOCOL.stored_C,
+      corpus.referenceNowMs,
+      vectors,
+      (text) => analyzer.analyzeSync(text),
+      (text) => analyzer.analyzeSync(text).intensity,
+    ),
+  );
   const targets = probeTargets(corpus);
   const ids = corpus.personas.map((p) => p.episodes.map((e) => e.id));
   const idBytes = ids.map((x) => RankingsWriter.encodeIds(x));
@@ -128,7 +152,12 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const ci95 = strats.map(() => ({}) as Record<string, [number, number]>);
   const paired = strats.map(() => ({}) as Record<string, { diff: number; ci95: [number, number] }>);
   for (const [g, idx] of groups) {
-    const u = strategyUncertainty(paper.map((s, si) => ({ key: s.key, values: groupArrays(perStrategy[si]!, idx) })), spec, `episodic/${embedder.name}/${g}`, 3);
+    const u = strategyUncertainty(
+      paper.map((s, si) => ({ key: s.key, values: groupArrays(perStrategy[si]!, idx) })),
+      spec,
+      `episodic/${embedder.name}/${g}`,
+      3,
+    );
     paper.forEach((s, si) => {
       const su = u.get(s.key)!;
       for (const [k, v] of Object.entries(su.ci95)) ci95[si]![`${g}.${k}`] = v;

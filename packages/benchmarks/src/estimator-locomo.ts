@@ -8,21 +8,46 @@
  */
 import type { EmbedRole, Embedder, EmotionEstimator } from "@persode/core";
 import type { LocomoDataset } from "@persode/datasets";
-import { BASELINE, EXP7_STRATEGIES, MODES, columnKey, compareToSimilarity, type Mode, type PairedVsSimilarity } from "./estimator-retrieval.js";
-import { LOCOMO_CATEGORIES, conversationStore, goldMask, questionQueries, selectQuestions, turnText, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
+import {
+  BASELINE,
+  EXP7_STRATEGIES,
+  MODES,
+  columnKey,
+  compareToSimilarity,
+  type Mode,
+  type PairedVsSimilarity,
+} from "./estimator-retrieval.js";
+import {
+  LOCOMO_CATEGORIES,
+  conversationStore,
+  goldMask,
+  questionQueries,
+  selectQuestions,
+  turnText,
+  type LocomoExclusions,
+  type LocomoQuestion,
+} from "./experiments/exp5-locomo.js";
 import { inRole, type RoleVectors } from "./embed.js";
 import { mean, rankingMetrics } from "./metrics.js";
 import { rankGroups } from "./ranking-loop.js";
 import { Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 
-
 /** The included questions and every turn/question text (for embedding once with the rest of the run). */
 export function locomoTexts(data: LocomoDataset): { questions: LocomoQuestion[]; texts: (readonly [string, EmbedRole])[] } {
   const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
   const questions = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded));
   const texts = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
-  return { questions, texts: [...inRole(texts, "document"), ...inRole(questions.map((q) => q.question), "query")] };
+  return {
+    questions,
+    texts: [
+      ...inRole(texts, "document"),
+      ...inRole(
+        questions.map((q) => q.question),
+        "query",
+      ),
+    ],
+  };
 }
 
 /** Per-question evidence recall@5 of every column, and each estimator's gate firing. */
@@ -37,7 +62,12 @@ export interface LocomoTable {
  * for every estimator (only E differs), so each question's cosine to its conversation is computed in the
  * first pass and reused by the others: the dense cosine is most of Exp. 7's time with a model embedder.
  */
-export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Embedder, vectors: RoleVectors, estimators: readonly EmotionEstimator[]): Promise<LocomoTable> {
+export async function rankLocomoWithEstimators(
+  data: LocomoDataset,
+  embedder: Embedder,
+  vectors: RoleVectors,
+  estimators: readonly EmotionEstimator[],
+): Promise<LocomoTable> {
   const { questions } = locomoTexts(data);
   const n = questions.length;
   const recall5 = new Map<string, Float64Array>();
@@ -51,12 +81,18 @@ export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Em
     const base = new Float64Array(n);
     const cols = Object.fromEntries(MODES.map((m) => [m, new Float64Array(n)])) as Record<Mode, Float64Array>;
     let ti = 0;
-    const stores = data.conversations.map((conv) => conversationStore(conv, () => ({ intensity: turnE[ti++]!.intensity }), vectors.document));
+    const stores = data.conversations.map((conv) =>
+      conversationStore(conv, () => ({ intensity: turnE[ti++]!.intensity }), vectors.document),
+    );
     let qe = 0;
     let qs = 0; // query index over all conversations, as rankGroups counts them
     const groups = stores.map((st, c) => ({
       ...st,
-      queries: questionQueries(questions.filter((q) => q.conversation === c), () => qE[qe++]!.intensity, vectors.query).map((q) => {
+      queries: questionQueries(
+        questions.filter((q) => q.conversation === c),
+        () => qE[qe++]!.intensity,
+        vectors.query,
+      ).map((q) => {
         const sim = similarity[qs++];
         return sim ? { ...q, similarity: sim } : q;
       }),
@@ -92,15 +128,24 @@ export async function rankLocomoWithEstimators(data: LocomoDataset, embedder: Em
 /** Evidence recall@5 overall and per category for every column, with CIs and paired comparisons (rounded to 4). */
 export function summarizeLocomo(table: LocomoTable, spec: BootstrapSpec, label: string) {
   const strata: [string, number[]][] = [["overall", table.categories.map((_, i) => i)]];
-  for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES)) strata.push([name, table.categories.flatMap((c, i) => (c === Number(cat) ? [i] : []))]);
-  const out: Record<string, Record<string, { n: number; recall5: number; ci95: [number, number]; paired_vs_similarity?: PairedVsSimilarity }>> = {};
+  for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES))
+    strata.push([name, table.categories.flatMap((c, i) => (c === Number(cat) ? [i] : []))]);
+  const out: Record<
+    string,
+    Record<string, { n: number; recall5: number; ci95: [number, number]; paired_vs_similarity?: PairedVsSimilarity }>
+  > = {};
   for (const key of table.recall5.keys()) out[key] = {};
   for (const [name, idx] of strata) {
     if (idx.length === 0) continue;
     const u = compareToSimilarity(table.recall5, idx, spec, `${label}/${name}`, 4);
     for (const [key, v] of table.recall5) {
       const cu = u.get(key)!;
-      out[key]![name] = { n: idx.length, recall5: pyRound(mean(idx.map((i) => v[i]!)), 4), ci95: cu.ci95, ...(cu.paired ? { paired_vs_similarity: cu.paired } : {}) };
+      out[key]![name] = {
+        n: idx.length,
+        recall5: pyRound(mean(idx.map((i) => v[i]!)), 4),
+        ci95: cu.ci95,
+        ...(cu.paired ? { paired_vs_similarity: cu.paired } : {}),
+      };
     }
   }
   const gate: Record<string, number> = {};

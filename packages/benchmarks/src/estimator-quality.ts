@@ -25,10 +25,19 @@ export interface EstimatorQuality {
   epirec_probes: { n: number; auc_reflective: StatWithCi; gate_rate: Record<string, number> };
 }
 
-const round = (s: StatWithCi, d = 4): StatWithCi => ({ value: pyRound(s.value, d), ci95: s.ci95 ? [pyRound(s.ci95[0], d), pyRound(s.ci95[1], d)] : null });
+const round = (s: StatWithCi, d = 4): StatWithCi => ({
+  value: pyRound(s.value, d),
+  ci95: s.ci95 ? [pyRound(s.ci95[0], d), pyRound(s.ci95[1], d)] : null,
+});
 
 /** Part 1 for every estimator (the oracle gets no EmoBank row: it only knows EpiRec's labels). */
-export async function estimatorQuality(estimators: readonly EmotionEstimator[], corpus: EpisodicCorpus, emobank: EmoBankDataset, spec: BootstrapSpec, label: string): Promise<Record<string, EstimatorQuality>> {
+export async function estimatorQuality(
+  estimators: readonly EmotionEstimator[],
+  corpus: EpisodicCorpus,
+  emobank: EmoBankDataset,
+  spec: BootstrapSpec,
+  label: string,
+): Promise<Record<string, EstimatorQuality>> {
   const episodes = corpus.personas.flatMap((p) => p.episodes);
   const band = Float64Array.from(episodes, (e) => {
     const b = e.intensityBand === undefined ? undefined : BAND_ORDER[e.intensityBand];
@@ -63,7 +72,8 @@ export async function estimatorQuality(estimators: readonly EmotionEstimator[], 
     const probeRanks = new RankResampler(prE, reflective);
     const prStats = bootstrapStatistics(probes.length, { auc_reflective: (_, c) => probeRanks.auc(c) }, spec, `${label}/epirec-probes`);
     const gateRate: Record<string, number> = {};
-    for (const t of types) gateRate[t] = pyRound(mean(probes.flatMap((q, i) => (q.type === t ? [prE[i]! >= SIGNIFICANCE_THRESHOLD ? 1 : 0] : []))), 4);
+    for (const t of types)
+      gateRate[t] = pyRound(mean(probes.flatMap((q, i) => (q.type === t ? [prE[i]! >= SIGNIFICANCE_THRESHOLD ? 1 : 0] : []))), 4);
     let emobankBlock: EstimatorQuality["emobank_test"] = null;
     if (!est.upperBound) {
       const te = await est.estimate(test.map((s) => s.text));
@@ -79,10 +89,18 @@ export async function estimatorQuality(estimators: readonly EmotionEstimator[], 
         spec,
         `${label}/emobank-test`,
       );
-      emobankBlock = { n: test.length, pearson_arousal: round(s.pearson_arousal!), pearson_valence: s.pearson_valence ? round(s.pearson_valence) : null };
+      emobankBlock = {
+        n: test.length,
+        pearson_arousal: round(s.pearson_arousal!),
+        pearson_valence: s.pearson_valence ? round(s.pearson_valence) : null,
+      };
     }
     out[est.name] = {
-      epirec_episodes: { n: episodes.length, spearman_band: round(epStats.spearman_band!), valence_agreement: epStats.valence_agreement ? round(epStats.valence_agreement) : null },
+      epirec_episodes: {
+        n: episodes.length,
+        spearman_band: round(epStats.spearman_band!),
+        valence_agreement: epStats.valence_agreement ? round(epStats.valence_agreement) : null,
+      },
       emobank_test: emobankBlock,
       epirec_probes: { n: probes.length, auc_reflective: round(prStats.auc_reflective!), gate_rate: gateRate },
     };

@@ -45,7 +45,12 @@ export interface PerProbeTable {
 }
 
 /** Rank every probe with every estimator's E; similarity-only once (checked identical for every estimator). */
-export async function rankWithEstimators(corpus: EpisodicCorpus, embedder: Embedder, vectors: RoleVectors, estimators: readonly EmotionEstimator[]): Promise<PerProbeTable> {
+export async function rankWithEstimators(
+  corpus: EpisodicCorpus,
+  embedder: Embedder,
+  vectors: RoleVectors,
+  estimators: readonly EmotionEstimator[],
+): Promise<PerProbeTable> {
   const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ episode: e, probe: q }))));
   const n = probes.length;
   const k = EPISODIC_PROTOCOL.top_k_primary;
@@ -61,7 +66,16 @@ export async function rankWithEstimators(corpus: EpisodicCorpus, embedder: Embed
     const cols = Object.fromEntries(MODES.map((m) => [m, new Uint8Array(n)])) as Record<Mode, Uint8Array>;
     let ei = 0;
     let pi = 0;
-    const groups = corpus.personas.map((persona) => personaGroup(persona, EPISODIC_PROTOCOL.stored_C, corpus.referenceNowMs, vectors, () => ({ intensity: memE[ei++]!.intensity }), () => qE[pi++]!.intensity));
+    const groups = corpus.personas.map((persona) =>
+      personaGroup(
+        persona,
+        EPISODIC_PROTOCOL.stored_C,
+        corpus.referenceNowMs,
+        vectors,
+        () => ({ intensity: memE[ei++]!.intensity }),
+        () => qE[pi++]!.intensity,
+      ),
+    );
     const fire = rankGroups(
       groups,
       embedder,
@@ -78,7 +92,8 @@ export async function rankWithEstimators(corpus: EpisodicCorpus, embedder: Embed
     );
     const prev = hits.get(BASELINE);
     if (!prev) hits.set(BASELINE, base);
-    else if (prev.some((v, i) => v !== base[i])) throw new Error(`exp7: similarity-only changed with estimator "${est.name}" — E must not enter the α = 1 ranking`);
+    else if (prev.some((v, i) => v !== base[i]))
+      throw new Error(`exp7: similarity-only changed with estimator "${est.name}" — E must not enter the α = 1 ranking`);
     for (const m of MODES) hits.set(columnKey(est.name, m), cols[m]);
     fires.set(est.name, fire);
   }
@@ -148,7 +163,12 @@ export function compareToSimilarity(
   const u: Map<string, StrategyUncertainty> = strategyUncertainty(metrics, spec, label, digits, BASELINE);
   const base = metrics.find((m) => m.key === BASELINE)!;
   const family = (keys: (key: string) => boolean, stream: string) =>
-    compareWithBaseline([base, ...metrics.filter((m) => m.key !== BASELINE && keys(m.key))], BASELINE, { seed: spec.seed, label: stream, samples: DEFAULT_PERMUTATIONS, alpha: EXP7_ALPHA });
+    compareWithBaseline([base, ...metrics.filter((m) => m.key !== BASELINE && keys(m.key))], BASELINE, {
+      seed: spec.seed,
+      label: stream,
+      samples: DEFAULT_PERMUTATIONS,
+      alpha: EXP7_ALPHA,
+    });
   const tests = new Map<string, Record<string, AdjustedPairedTest>>([
     ...family((k) => !upperBounds.has(k), `${label}/randomization`),
     ...(upperBounds.size > 0 ? family((k) => upperBounds.has(k), `${label}/randomization/upper-bound`) : []),
@@ -162,7 +182,19 @@ export function compareToSimilarity(
     out.set(key, {
       ci95: cu.ci95.value!,
       ...(pv && t
-        ? { paired: { diff: pv.diff, ci95: pv.ci95, wins: t.wins, ties: t.ties, losses: t.losses, p_randomization: p(t.pRandomization), p_holm: p(t.pHolm), p_t: pValueForJson(t.pT, EXP7_P_DIGITS), significant: t.significant } }
+        ? {
+            paired: {
+              diff: pv.diff,
+              ci95: pv.ci95,
+              wins: t.wins,
+              ties: t.ties,
+              losses: t.losses,
+              p_randomization: p(t.pRandomization),
+              p_holm: p(t.pHolm),
+              p_t: pValueForJson(t.pT, EXP7_P_DIGITS),
+              significant: t.significant,
+            },
+          }
         : {}),
     });
   }
@@ -178,7 +210,12 @@ export interface StratumResult {
 }
 
 /** recall@3 per stratum for every column, with CIs and paired comparisons (rounded to 3); `upperBounds` as in compareToSimilarity. */
-export function summarizeRetrieval(table: PerProbeTable, spec: BootstrapSpec, label: string, upperBounds: ReadonlySet<string> = new Set()): Record<string, Record<string, StratumResult>> {
+export function summarizeRetrieval(
+  table: PerProbeTable,
+  spec: BootstrapSpec,
+  label: string,
+  upperBounds: ReadonlySet<string> = new Set(),
+): Record<string, Record<string, StratumResult>> {
   const out: Record<string, Record<string, StratumResult>> = {};
   for (const key of table.hits.keys()) out[key] = {};
   for (const [name, idx] of strata(table)) {

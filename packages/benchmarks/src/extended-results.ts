@@ -42,10 +42,20 @@ export interface ExtendedSystem {
  * `vs_hybrid`: the same tests against the CombSUM hybrid it gates (stream "/randomization/gate"; a
  * family of one, so p_holm = p_randomization), answering whether the gate helps a strong baseline.
  */
-export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec: BootstrapSpec, label: string, digits: number): Record<string, unknown> {
+export function extendedStrategyResults(
+  systems: readonly ExtendedSystem[],
+  spec: BootstrapSpec,
+  label: string,
+  digits: number,
+): Record<string, unknown> {
   const scores = systems.map((s) => ({ key: s.strategy.key, values: s.values }));
   const uncertainty = strategyUncertainty(scores, spec, label, digits, EXTENDED_BASELINE);
-  const tests = compareWithBaseline(scores, EXTENDED_BASELINE, { seed: spec.seed, label: `${label}/randomization`, samples: DEFAULT_PERMUTATIONS, alpha: EXTENDED_ALPHA });
+  const tests = compareWithBaseline(scores, EXTENDED_BASELINE, {
+    seed: spec.seed,
+    label: `${label}/randomization`,
+    samples: DEFAULT_PERMUTATIONS,
+    alpha: EXTENDED_ALPHA,
+  });
   const r = (x: number) => pyRound(x, digits);
   const p = (x: number) => pyRound(x, P_DIGITS);
   const gated = systems.find((s) => s.strategy.key === GATE_ON_HYBRID.gated);
@@ -86,7 +96,15 @@ export function extendedStrategyResults(systems: readonly ExtendedSystem[], spec
     if (gateTests && key === GATE_ON_HYBRID.gated) {
       const vh: Record<string, unknown> = {};
       for (const [m, x] of Object.entries(gateTests)) {
-        vh[m] = { diff: r(x.diff), wins: x.wins, ties: x.ties, losses: x.losses, p_randomization: p(x.pRandomization), p_t: pValueForJson(x.pT, P_DIGITS), significant: x.significant };
+        vh[m] = {
+          diff: r(x.diff),
+          wins: x.wins,
+          ties: x.ties,
+          losses: x.losses,
+          p_randomization: p(x.pRandomization),
+          p_t: pValueForJson(x.pT, P_DIGITS),
+          significant: x.significant,
+        };
       }
       entry.vs_hybrid = vh;
     }
@@ -103,7 +121,8 @@ export function significanceBlock(seed: number, unit: string): SignificanceRecor
     statistic: "sum of the paired differences",
     samples: DEFAULT_PERMUTATIONS,
     seed,
-    stream: "seedrandom xor4096 seeded with \"<seed>/<label>/randomization\" (label = the bootstrap label, e.g. exp5/hashing); per resample ceil(n/32) int32 words, bit j of word w flips item 32w + j",
+    stream:
+      'seedrandom xor4096 seeded with "<seed>/<label>/randomization" (label = the bootstrap label, e.g. exp5/hashing); per resample ceil(n/32) int32 words, bit j of word w flips item 32w + j',
     p_value: "(1 + #{b: |T_b| >= |T_obs|}) / (B + 1)",
     tie_tolerance: `|T_b| counts as >= |T_obs| within ${TIE_TOLERANCE} x sum |d_i|`,
     correction: "Holm-Bonferroni over all strategies compared with the baseline, separately for each metric",
@@ -118,7 +137,9 @@ export function significanceBlock(seed: number, unit: string): SignificanceRecor
 
 /** Protocol note shared by the extended files. */
 const EXTENDED_NOTE =
-  "beyond the paper: the paper's five strategies plus lexical (BM25), hybrid (RRF, CombSUM) and published memory-model (Generative Agents, MemoryBank, MMR) baselines and the Persode gate on the hybrid, on exactly the items and stores of the paper-format file; each compared with similarity-only by paired tests with Holm correction";
+  "beyond the paper: the paper's five strategies plus lexical (BM25), hybrid (RRF, CombSUM) and published memory-model (Generative " +
+  "Agents, MemoryBank, MMR) baselines and the Persode gate on the hybrid, on exactly the items and stores of the paper-format file; " +
+  "each compared with similarity-only by paired tests with Holm correction";
 
 /** What `writeExtendedFile` needs: where, what data, which run, and the paper-format file it sits beside. */
 export interface ExtendedFileSpec {

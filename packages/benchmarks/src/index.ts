@@ -7,8 +7,25 @@ export { runExp1, linspace } from "./experiments/exp1-forgetting.js";
 export { runExp2 } from "./experiments/exp2-scoring.js";
 export { runExp3, EXP3_PROTOCOL } from "./experiments/exp3-retrieval.js";
 export { runExp4 } from "./experiments/exp4-journals.js";
-export { runExp5, selectQuestions, turnText, LOCOMO_CATEGORIES, EXP5_PROTOCOL, type LocomoQuestion, type Exp5Run, type Exp5Hooks } from "./experiments/exp5-locomo.js";
-export { AuditScorer, auditedGold, topKGuard, EXP5_AUDIT_PROTOCOL, type AuditedGold, type EvidenceChanges, type TopKGuard } from "./experiments/exp5-audit.js";
+export {
+  runExp5,
+  selectQuestions,
+  turnText,
+  LOCOMO_CATEGORIES,
+  EXP5_PROTOCOL,
+  type LocomoQuestion,
+  type Exp5Run,
+  type Exp5Hooks,
+} from "./experiments/exp5-locomo.js";
+export {
+  AuditScorer,
+  auditedGold,
+  topKGuard,
+  EXP5_AUDIT_PROTOCOL,
+  type AuditedGold,
+  type EvidenceChanges,
+  type TopKGuard,
+} from "./experiments/exp5-audit.js";
 export { runEpisodic, EPISODIC_PROTOCOL, FACTUAL, type EpisodicRun } from "./episodic.js";
 export { runCorpusCommand, corpusSlug } from "./corpus-command.js";
 export { loadScenario, scenarioStore, scenarioMemoryInit, type Scenario, type ScenarioMemory, type ScenarioProbe } from "./scenario.js";
@@ -30,7 +47,13 @@ export {
   type MeasureKind,
   type Protocol,
 } from "./protocols.js";
-export { evaluateLocomoRankings, parseLocomoRankings, RankingsInputError, type LocomoEvalReport, type LocomoRankingLine } from "./locomo-eval.js";
+export {
+  evaluateLocomoRankings,
+  parseLocomoRankings,
+  RankingsInputError,
+  type LocomoEvalReport,
+  type LocomoRankingLine,
+} from "./locomo-eval.js";
 export { embedDistinct } from "./embed.js";
 export { writeAtomic, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
 export { RankingsWriter, type EncodedIds } from "./rankings-writer.js";
@@ -38,11 +61,32 @@ export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";
 export { exactMean, ratioToDouble } from "./stats/exact-mean.js";
 export { pythonPercentileCI, percentileRanks } from "./stats/python-bootstrap.js";
 export { resampleTable, percentileInterval, pairedInterval, type BootstrapSpec } from "./stats/bootstrap.js";
-export { DEFAULT_PERMUTATIONS, TIE_TOLERANCE, drawSignFlips, randomizationTest, type SignFlips, type RandomizationResult } from "./stats/randomization.js";
+export {
+  DEFAULT_PERMUTATIONS,
+  TIE_TOLERANCE,
+  drawSignFlips,
+  randomizationTest,
+  type SignFlips,
+  type RandomizationResult,
+} from "./stats/randomization.js";
 export { pairedTTest, type PairedTTest } from "./stats/t-test.js";
 export { holm } from "./stats/holm.js";
-export { compareWithBaseline, pairedTest, type PairedTestSpec, type PairedTest, type AdjustedPairedTest, type SystemScores } from "./stats/paired-comparison.js";
-export { extendedStrategyResults, significanceBlock, EXTENDED_BASELINE, EXTENDED_ALPHA, GATE_ON_HYBRID, type ExtendedSystem } from "./extended-results.js";
+export {
+  compareWithBaseline,
+  pairedTest,
+  type PairedTestSpec,
+  type PairedTest,
+  type AdjustedPairedTest,
+  type SystemScores,
+} from "./stats/paired-comparison.js";
+export {
+  extendedStrategyResults,
+  significanceBlock,
+  EXTENDED_BASELINE,
+  EXTENDED_ALPHA,
+  GATE_ON_HYBRID,
+  type ExtendedSystem,
+} from "./extended-results.js";
 export { indexCorpus, ageBucket, type EvaluatedCorpus, type AgeBucket } from "./epirec/corpus-index.js";
 export { RankingsError, parseRankingsJsonl, validateRankings } from "./epirec/rankings.js";
 export {
@@ -77,6 +121,17 @@ export {
   type OfficialGranularity,
   type OfficialMetrics,
 } from "./longmemeval/official.js";
-export { evaluateLongMemEvalRankings, parseLongMemEvalRankings, LongMemEvalRankingsError, type LongMemEvalEvalReport } from "./longmemeval/eval.js";
-export { runExp8, runOfficialFlatBm25, runPersodeProtocol, EXP8_OFFICIAL_PROTOCOL, EXP8_PERSODE_PROTOCOL } from "./experiments/exp8-longmemeval.js";
+export {
+  evaluateLongMemEvalRankings,
+  parseLongMemEvalRankings,
+  LongMemEvalRankingsError,
+  type LongMemEvalEvalReport,
+} from "./longmemeval/eval.js";
+export {
+  runExp8,
+  runOfficialFlatBm25,
+  runPersodeProtocol,
+  EXP8_OFFICIAL_PROTOCOL,
+  EXP8_PERSODE_PROTOCOL,
+} from "./experiments/exp8-longmemeval.js";
 export { EXP8_FILE, EXP8_RANKINGS_DIR } from "./experiments/exp8.js";

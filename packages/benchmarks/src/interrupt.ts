@@ -29,7 +29,10 @@ export function noteInterrupt(signal: StopSignal): void {
   pending ??= signal;
 }
 
-/** The stop signal that has arrived, if any: noted by a handler, or written to the interrupt file (looked at every 100 ms at most, or now with `force`). */
+/**
+ * The stop signal that has arrived, if any: noted by a handler, or written to the interrupt file (looked at every 100 ms at most, or now
+ * with `force`).
+ */
 export function interruption(force = false): StopSignal | undefined {
   if (pending !== undefined) return pending;
   const file = process.env[INTERRUPT_FILE_ENV];

@@ -45,7 +45,12 @@ function quantile(sorted: readonly number[], p: number): number {
 }
 
 /** Time every strategy on every group: build (store + first query) per group, then each later query. */
-function timeStrategies(dataset: string, groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[] = extendedStrategies()): LatencyRow[] {
+function timeStrategies(
+  dataset: string,
+  groups: readonly RankingGroup[],
+  embedder: Embedder,
+  strats: readonly RetrievalStrategy[] = extendedStrategies(),
+): LatencyRow[] {
   const progress = new Progress(`latency ${dataset} (${embedder.name})`, { total: strats.length * groups.length });
   const rows = strats.map((s) => {
     const build: number[] = [];
@@ -70,7 +75,14 @@ function timeStrategies(dataset: string, groups: readonly RankingGroup[], embedd
     }
     build.sort((a, b) => a - b);
     query.sort((a, b) => a - b);
-    return { dataset, strategy: s.key, stores: build.length, queries, build: { p50: quantile(build, 0.5), p95: quantile(build, 0.95), total: build.reduce((a, b) => a + b, 0) }, query: { p50: quantile(query, 0.5), p95: quantile(query, 0.95) } };
+    return {
+      dataset,
+      strategy: s.key,
+      stores: build.length,
+      queries,
+      build: { p50: quantile(build, 0.5), p95: quantile(build, 0.95), total: build.reduce((a, b) => a + b, 0) },
+      query: { p50: quantile(query, 0.5), p95: quantile(query, 0.95) },
+    };
   });
   progress.finish();
   return rows;
@@ -83,31 +95,59 @@ async function locomoGroups(embedder: Embedder): Promise<RankingGroup[]> {
   const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
   const questions = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded));
   const texts = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
-  const vectors = await embedByRole(embedder, [...inRole(texts, "document"), ...inRole(questions.map((q) => q.question), "query")], "latency");
+  const vectors = await embedByRole(
+    embedder,
+    [
+      ...inRole(texts, "document"),
+      ...inRole(
+        questions.map((q) => q.question),
+        "query",
+      ),
+    ],
+    "latency",
+  );
   return data.conversations.map((conv, c) => ({
     ...conversationStore(conv, (t) => analyzer.analyzeSync(t), vectors.document),
-    queries: questionQueries(questions.filter((q) => q.conversation === c), (t) => analyzer.analyzeSync(t).intensity, vectors.query),
+    queries: questionQueries(
+      questions.filter((q) => q.conversation === c),
+      (t) => analyzer.analyzeSync(t).intensity,
+      vectors.query,
+    ),
   }));
 }
 
 /** Exp. 8's per-question haystacks (questions with a has_answer turn, no abstention) of a LongMemEval-format file. */
 async function longmemevalGroups(embedder: Embedder, file?: string): Promise<RankingGroup[]> {
-  const data = file ? await loadLongMemEval({ data: file }) : (() => {
-    const bytes = readFileSync(LONGMEMEVAL_FIXTURE);
-    return parseLongMemEval(bytes, sha256Hex(bytes), LONGMEMEVAL_FIXTURE);
-  })();
+  const data = file
+    ? await loadLongMemEval({ data: file })
+    : (() => {
+        const bytes = readFileSync(LONGMEMEVAL_FIXTURE);
+        return parseLongMemEval(bytes, sha256Hex(bytes), LONGMEMEVAL_FIXTURE);
+      })();
   const analyzer = new LexiconAnalyzer();
   const included = data.questions.filter((q) => !q.abstention && q.sessions.some((s) => s.turns.some((t) => t.hasAnswer === true)));
-  const vectors = await embedDistinct(embedder, [...included.flatMap((q) => q.sessions.flatMap((s) => s.turns.map((t) => t.content))), ...included.map((q) => q.question)], "latency");
-  return included.map((q) => ({ ...questionStore(q, (t) => analyzer.analyzeSync(t), vectors), queries: [{ text: q.question, vector: vectors.get(q.question)!, intensity: analyzer.analyzeSync(q.question).intensity }] }));
+  const vectors = await embedDistinct(
+    embedder,
+    [...included.flatMap((q) => q.sessions.flatMap((s) => s.turns.map((t) => t.content))), ...included.map((q) => q.question)],
+    "latency",
+  );
+  return included.map((q) => ({
+    ...questionStore(q, (t) => analyzer.analyzeSync(t), vectors),
+    queries: [{ text: q.question, vector: vectors.get(q.question)!, intensity: analyzer.analyzeSync(q.question).intensity }],
+  }));
 }
 
 /** The ladder's recall of a strategy on LoCoMo, from a protocol ladder file, when present. */
 function ladderRecall(ladderFile: string | undefined, run: string, strategy: string): { turn: string; session: string } {
   if (!ladderFile || !existsSync(ladderFile)) return { turn: "–", session: "–" };
-  const doc = JSON.parse(readFileSync(ladderFile, "utf8")) as { runs?: Record<string, { strategies?: Record<string, Record<string, { values: Record<string, number> }>> }> };
+  const doc = JSON.parse(readFileSync(ladderFile, "utf8")) as {
+    runs?: Record<string, { strategies?: Record<string, Record<string, { values: Record<string, number> }>> }>;
+  };
   const s = doc.runs?.[run]?.strategies?.[strategy];
-  return { turn: s?.["persode/original"]?.values["turn.recall@5"]?.toFixed(4) ?? "–", session: s?.["all/original"]?.values["session.any@5"]?.toFixed(4) ?? "–" };
+  return {
+    turn: s?.["persode/original"]?.values["turn.recall@5"]?.toFixed(4) ?? "–",
+    session: s?.["all/original"]?.values["session.any@5"]?.toFixed(4) ?? "–",
+  };
 }
 
 /**
@@ -122,17 +162,25 @@ function formatLatency(rows: readonly LatencyRow[], run: string, ladderFile?: st
   ];
   for (const r of rows) {
     const q = r.dataset === "LoCoMo" ? ladderRecall(ladderFile, run, r.strategy) : { turn: "–", session: "–" };
-    out.push(`| ${r.dataset} | ${r.strategy} | ${r.stores} | ${r.queries} | ${ms(r.build.p50)} | ${ms(r.build.p95)} | ${ms(r.build.total)} | ${ms(r.query.p50)} | ${ms(r.query.p95)} | ${q.turn} | ${q.session} |`);
+    out.push(
+      `| ${r.dataset} | ${r.strategy} | ${r.stores} | ${r.queries} | ${ms(r.build.p50)} | ${ms(r.build.p95)} | ${ms(r.build.total)} | ${ms(r.query.p50)} | ${ms(r.query.p95)} | ${q.turn} | ${q.session} |`,
+    );
   }
   return out.join("\n") + "\n";
 }
 
 /** Time every strategy with one embedder on LoCoMo and LongMemEval (`data`: a LongMemEval-format file, default the fixture). */
-export async function runLatency(embedder: Embedder, run: string, opts: { data?: string; ladderFile?: string; datasets?: readonly ("locomo" | "longmemeval")[] } = {}): Promise<string> {
+export async function runLatency(
+  embedder: Embedder,
+  run: string,
+  opts: { data?: string; ladderFile?: string; datasets?: readonly ("locomo" | "longmemeval")[] } = {},
+): Promise<string> {
   const datasets = opts.datasets ?? ["locomo", "longmemeval"];
   const rows = [
     ...(datasets.includes("locomo") ? timeStrategies("LoCoMo", await locomoGroups(embedder), embedder) : []),
-    ...(datasets.includes("longmemeval") ? timeStrategies(opts.data ? "LongMemEval (--data)" : "LongMemEval (fixture)", await longmemevalGroups(embedder, opts.data), embedder) : []),
+    ...(datasets.includes("longmemeval")
+      ? timeStrategies(opts.data ? "LongMemEval (--data)" : "LongMemEval (fixture)", await longmemevalGroups(embedder, opts.data), embedder)
+      : []),
   ];
   return formatLatency(rows, run, opts.ladderFile);
 }

@@ -18,7 +18,6 @@ import { join } from "node:path";
 import { PUBLISHED_CLAIMS, RESULT_FILES, formatResultJson, writeResultFile, type ProtocolsFile } from "@persode/results";
 import { EXP5_PROTOCOLS_PROTOCOL } from "./experiments/exp5.js";
 
-
 /** Run the command; input faults are UsageErrors (exit 2), raised before anything is written. */
 export async function runLocomoEval(o: {
   rankings: string;
@@ -40,7 +39,14 @@ export async function runLocomoEval(o: {
   const families = locomoQuestionSets(data, audit);
   let scored;
   try {
-    scored = evaluateLocomoRankings(data, families, parseLocomoRankings(text, o.rankings, data), o.rankings, { seed: o.seed, samples: o.samples }, o.allowMissing);
+    scored = evaluateLocomoRankings(
+      data,
+      families,
+      parseLocomoRankings(text, o.rankings, data),
+      o.rankings,
+      { seed: o.seed, samples: o.samples },
+      o.allowMissing,
+    );
   } catch (e) {
     if (e instanceof RankingsInputError) throw new UsageError(e.message);
     throw e;
@@ -52,7 +58,12 @@ export async function runLocomoEval(o: {
   const builtins = scorer.complete();
   const paired = pairedWithBuiltins(scored.columns, builtins, { seed: o.seed }, "locomo-eval/paired");
   const doc = {
-    benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", data_sha256: data.sha256, audit_sha256: audit.sha256, license: LOCOMO.license },
+    benchmark: {
+      name: "LoCoMo (Maharana et al., ACL 2024)",
+      data_sha256: data.sha256,
+      audit_sha256: audit.sha256,
+      license: LOCOMO.license,
+    },
     protocol: {
       measures: LADDER_MEASURES.map((m) => m.name),
       question_sets: LOCOMO_QUESTION_SETS,
@@ -63,7 +74,13 @@ export async function runLocomoEval(o: {
     ...scored.report,
     paired: {
       against: "every built-in strategy, hashing embedder, ranking the same questions as Exp. 5 does",
-      test: { randomization_samples: DEFAULT_PERMUTATIONS, seed: o.seed, multiple_comparisons: "Holm across the strategies within each family and measure, alpha 0.05", diff: "outside system minus strategy", wins_ties_losses: "counted from the outside system's side" },
+      test: {
+        randomization_samples: DEFAULT_PERMUTATIONS,
+        seed: o.seed,
+        multiple_comparisons: "Holm across the strategies within each family and measure, alpha 0.05",
+        diff: "outside system minus strategy",
+        wins_ties_losses: "counted from the outside system's side",
+      },
       measures: PAIRED_MEASURES.map((m) => m.name),
       families: paired,
     },
@@ -76,16 +93,26 @@ export async function runLocomoEval(o: {
     const questions = Object.fromEntries([...families].map(([f, qs]) => [f, qs.length]));
     const runs = {
       hashing: { embedder: describeEmbedder(embedder), ...builtinRun },
-      outside: { embedder: { name: "outside", id: `rankings file ${o.rankings}`, dim: 0 }, questions, strategies: { [o.report.name]: scored.report.protocols } },
+      outside: {
+        embedder: { name: "outside", id: `rankings file ${o.rankings}`, dim: 0 },
+        questions,
+        strategies: { [o.report.name]: scored.report.protocols },
+      },
     };
-    const records = strategyRecordsFor([...Object.keys(builtinRun.strategies as Record<string, unknown>), o.report.name], [{ key: o.report.name, slug: "outside-system", order: 0, built_in: false }]);
+    const records = strategyRecordsFor(
+      [...Object.keys(builtinRun.strategies as Record<string, unknown>), o.report.name],
+      [{ key: o.report.name, slug: "outside-system", order: 0, built_in: false }],
+    );
     await writeResultFile(join(dir, RESULT_FILES["exp5-protocols"]), "exp5-protocols", {
       benchmark: { ...doc.benchmark, url: "https://github.com/snap-research/locomo" },
       protocol: EXP5_PROTOCOLS_PROTOCOL,
       bootstrap: { samples: o.samples, seed: o.seed, unit: "question", method: "percentile" },
       claims: [...PUBLISHED_CLAIMS],
       runs: runs as unknown as ProtocolsFile["runs"],
-      meta: meta(o.seed, Object.keys(runs), `locomo-eval --rankings ${o.rankings} --report ${o.report.dir}`, data.sha256, { audit_sha256: audit.sha256, strategies: records }),
+      meta: meta(o.seed, Object.keys(runs), `locomo-eval --rankings ${o.rankings} --report ${o.report.dir}`, data.sha256, {
+        audit_sha256: audit.sha256,
+        strategies: records,
+      }),
     });
     await o.report.render(dir);
     process.stdout.write(`report of ${o.report.name} rendered into ${o.report.dir}\n`);

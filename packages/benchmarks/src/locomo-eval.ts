@@ -8,7 +8,17 @@
 import type { LocomoDataset } from "@persode/datasets";
 import { pyRound } from "@persode/util";
 import { LADDER_MEASURES, parseMeasure, type Measure } from "./protocols.js";
-import { LOCOMO_FAMILIES, conversationIndex, familyKey, familyScores, questionKey, scoreLocomoQuestion, type FamilyColumns, type FamilyKey, type FamilyScores } from "./locomo-protocols.js";
+import {
+  LOCOMO_FAMILIES,
+  conversationIndex,
+  familyKey,
+  familyScores,
+  questionKey,
+  scoreLocomoQuestion,
+  type FamilyColumns,
+  type FamilyKey,
+  type FamilyScores,
+} from "./locomo-protocols.js";
 import type { LocomoQuestion } from "./experiments/exp5-locomo.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { holm } from "./stats/holm.js";
@@ -40,7 +50,8 @@ function jsonLine(raw: string, file: string, line: number): Record<string, unkno
   } catch (e) {
     throw new RankingsInputError(`${file}:${line}: not valid JSON (${(e as Error).message})`);
   }
-  if (typeof j !== "object" || j === null || Array.isArray(j)) throw new RankingsInputError(`${file}:${line}: a line must be a JSON object`);
+  if (typeof j !== "object" || j === null || Array.isArray(j))
+    throw new RankingsInputError(`${file}:${line}: a line must be a JSON object`);
   return j as Record<string, unknown>;
 }
 
@@ -48,7 +59,8 @@ function jsonLine(raw: string, file: string, line: number): Record<string, unkno
 function latencyOf(o: Record<string, unknown>, file: string, line: number): number | undefined {
   const v = o.latency_ms;
   if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new RankingsInputError(`${file}:${line}: latency_ms must be a number of milliseconds >= 0 (got ${JSON.stringify(v)})`);
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0)
+    throw new RankingsInputError(`${file}:${line}: latency_ms must be a number of milliseconds >= 0 (got ${JSON.stringify(v)})`);
   return v;
 }
 
@@ -56,7 +68,8 @@ function latencyOf(o: Record<string, unknown>, file: string, line: number): numb
 function checkDistinct(ids: readonly string[], file: string, line: number, what: string): void {
   const seen = new Set<string>();
   for (const id of ids) {
-    if (seen.has(id)) throw new RankingsInputError(`${file}:${line}: "${id}" appears twice in the ranking of ${what}; a ranking lists each id once`);
+    if (seen.has(id))
+      throw new RankingsInputError(`${file}:${line}: "${id}" appears twice in the ranking of ${what}; a ranking lists each id once`);
     seen.add(id);
   }
 }
@@ -71,16 +84,26 @@ export function parseLocomoRankings(text: string, file: string, data: LocomoData
     const line = i + 1;
     if (raw.trim() === "") return;
     const o = jsonLine(raw, file, line);
-    if (typeof o.sample_id !== "string") throw new RankingsInputError(`${file}:${line}: sample_id must be a string (a conversation's sample_id, e.g. "conv-26")`);
-    if (typeof o.qa_index !== "number" || !Number.isInteger(o.qa_index) || o.qa_index < 0) throw new RankingsInputError(`${file}:${line}: qa_index must be an integer >= 0 (the 0-based index into the conversation's qa list)`);
+    if (typeof o.sample_id !== "string")
+      throw new RankingsInputError(`${file}:${line}: sample_id must be a string (a conversation's sample_id, e.g. "conv-26")`);
+    if (typeof o.qa_index !== "number" || !Number.isInteger(o.qa_index) || o.qa_index < 0)
+      throw new RankingsInputError(`${file}:${line}: qa_index must be an integer >= 0 (the 0-based index into the conversation's qa list)`);
     const conv = convs.get(o.sample_id);
-    if (!conv) throw new RankingsInputError(`${file}:${line}: sample_id "${o.sample_id}" is not a conversation of the data; known: ${[...convs.keys()].join(", ")}`);
-    if (o.qa_index >= conv.qa.length) throw new RankingsInputError(`${file}:${line}: qa_index ${o.qa_index} is past the end of ${o.sample_id}'s ${conv.qa.length} questions`);
+    if (!conv)
+      throw new RankingsInputError(
+        `${file}:${line}: sample_id "${o.sample_id}" is not a conversation of the data; known: ${[...convs.keys()].join(", ")}`,
+      );
+    if (o.qa_index >= conv.qa.length)
+      throw new RankingsInputError(
+        `${file}:${line}: qa_index ${o.qa_index} is past the end of ${o.sample_id}'s ${conv.qa.length} questions`,
+      );
     const what = `${o.sample_id} question ${o.qa_index}`;
     const ids = o.ranked_dia_ids;
-    if (!Array.isArray(ids) || ids.length === 0 || ids.some((x) => typeof x !== "string")) throw new RankingsInputError(`${file}:${line}: ranked_dia_ids must be a non-empty array of dia_id strings (${what})`);
+    if (!Array.isArray(ids) || ids.length === 0 || ids.some((x) => typeof x !== "string"))
+      throw new RankingsInputError(`${file}:${line}: ranked_dia_ids must be a non-empty array of dia_id strings (${what})`);
     const turns = known.get(o.sample_id)!;
-    for (const id of ids as string[]) if (!turns.has(id)) throw new RankingsInputError(`${file}:${line}: "${id}" is not a turn (dia_id) of ${o.sample_id} (${what})`);
+    for (const id of ids as string[])
+      if (!turns.has(id)) throw new RankingsInputError(`${file}:${line}: "${id}" is not a turn (dia_id) of ${o.sample_id} (${what})`);
     checkDistinct(ids as string[], file, line, what);
     const key = `${o.sample_id}#${o.qa_index}`;
     const prev = first.get(key);
@@ -141,7 +164,16 @@ export function pairedWithBuiltins(
       const adjusted = holm(tests.map((t) => t.pRandomization));
       [...strategies.keys()].forEach((s, i) => {
         const t = tests[i]!;
-        rows[s]![m.name] = { n: t.n, diff: pyRound(t.diff, 4), wins: t.wins, ties: t.ties, losses: t.losses, p_randomization: pyRound(t.pRandomization, 4), p_holm: pyRound(adjusted[i]!, 4), significant: adjusted[i]! < 0.05 };
+        rows[s]![m.name] = {
+          n: t.n,
+          diff: pyRound(t.diff, 4),
+          wins: t.wins,
+          ties: t.ties,
+          losses: t.losses,
+          p_randomization: pyRound(t.pRandomization, 4),
+          p_holm: pyRound(adjusted[i]!, 4),
+          significant: adjusted[i]! < 0.05,
+        };
       });
     }
     out[f] = rows;
@@ -174,7 +206,9 @@ export function evaluateLocomoRankings(
   for (const qs of families.values()) for (const q of qs) needed.set(questionKey(q), q);
   const missing = [...needed.keys()].filter((k) => !byKey.has(k));
   if (missing.length > 0 && !allowMissing) {
-    throw new RankingsInputError(`${file}: ${missing.length} question(s) of the protocols' question sets have no ranking: ${missing.slice(0, 20).join(", ")}${missing.length > 20 ? ", …" : ""}. Rank them, or pass --allow-missing to score them as empty rankings.`);
+    throw new RankingsInputError(
+      `${file}: ${missing.length} question(s) of the protocols' question sets have no ranking: ${missing.slice(0, 20).join(", ")}${missing.length > 20 ? ", …" : ""}. Rank them, or pass --allow-missing to score them as empty rankings.`,
+    );
   }
   const convIndex = data.conversations.map(conversationIndex);
   const convOf = new Map(data.conversations.map((c, i) => [c.sampleId, i]));
@@ -182,7 +216,10 @@ export function evaluateLocomoRankings(
   let truncated = 0;
   for (const l of lines) {
     const ci = convIndex[convOf.get(l.sampleId)!]!;
-    orders.set(`${l.sampleId}#${l.qaIndex}`, Int32Array.from(l.ids, (id) => ci.index.get(id)!));
+    orders.set(
+      `${l.sampleId}#${l.qaIndex}`,
+      Int32Array.from(l.ids, (id) => ci.index.get(id)!),
+    );
     if (l.ids.length < ci.sessionOf.length) truncated++;
   }
   const columns = new Map<FamilyKey, FamilyColumns>();
@@ -197,10 +234,16 @@ export function evaluateLocomoRankings(
     columns.set(familyKey(f), cols);
   }
   const protocols: Record<string, FamilyScores> = {};
-  for (const [f, cols] of columns) protocols[f] = familyScores(new Map([["system", cols]]), LADDER_MEASURES, spec, `locomo-eval/${f}`).get("system")!;
+  for (const [f, cols] of columns)
+    protocols[f] = familyScores(new Map([["system", cols]]), LADDER_MEASURES, spec, `locomo-eval/${f}`).get("system")!;
   const latencies = lines.flatMap((l) => (l.latencyMs === undefined ? [] : [l.latencyMs]));
   const report: LocomoEvalReport = {
-    rankings: { lines: lines.length, missing_scored_empty: missing.length, ranked_outside_every_set: lines.filter((l) => !needed.has(`${l.sampleId}#${l.qaIndex}`)).length, truncated },
+    rankings: {
+      lines: lines.length,
+      missing_scored_empty: missing.length,
+      ranked_outside_every_set: lines.filter((l) => !needed.has(`${l.sampleId}#${l.qaIndex}`)).length,
+      truncated,
+    },
     protocols,
   };
   if (latencies.length > 0) report.latency_ms = latencySummary(latencies);

@@ -7,7 +7,16 @@ import type { RetrievalStrategy } from "@persode/core";
 import type { LocomoAudit, LocomoConversation, LocomoDataset } from "@persode/datasets";
 import { pyRound } from "@persode/util";
 import { mean } from "./metrics.js";
-import { LADDER_MEASURES, LOCOMO_QUESTION_SETS, relevantRanks, scoreQuestion, sessionRanks, type LocomoGold, type LocomoQuestionSet, type Measure } from "./protocols.js";
+import {
+  LADDER_MEASURES,
+  LOCOMO_QUESTION_SETS,
+  relevantRanks,
+  scoreQuestion,
+  sessionRanks,
+  type LocomoGold,
+  type LocomoQuestionSet,
+  type Measure,
+} from "./protocols.js";
 import { percentileInterval, resampleTable, type BootstrapSpec } from "./stats/bootstrap.js";
 import { auditedConversation } from "./experiments/exp5-audit.js";
 import { selectQuestions, type Exp5Hooks, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
@@ -35,7 +44,10 @@ export function locomoQuestionSets(data: LocomoDataset, audit?: LocomoAudit): Ma
     if (f.gold === "audited" && !audit) continue;
     const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
     const convs = data.conversations.map((c, i): LocomoConversation => (f.gold === "audited" ? auditedConversation(c, i, audit!) : c));
-    out.set(familyKey(f), convs.flatMap((c, i) => selectQuestions(c, i, excluded, LOCOMO_QUESTION_SETS[f.set].categories)));
+    out.set(
+      familyKey(f),
+      convs.flatMap((c, i) => selectQuestions(c, i, excluded, LOCOMO_QUESTION_SETS[f.set].categories)),
+    );
   }
   return out;
 }
@@ -55,7 +67,12 @@ export function conversationIndex(conv: LocomoConversation): ConversationIndex {
 }
 
 /** Every ladder measure of one question: `order` holds turn indices of the conversation (possibly truncated). */
-export function scoreLocomoQuestion(order: ArrayLike<number>, gold: readonly string[], conv: ConversationIndex, measures: readonly Measure[] = LADDER_MEASURES): number[] {
+export function scoreLocomoQuestion(
+  order: ArrayLike<number>,
+  gold: readonly string[],
+  conv: ConversationIndex,
+  measures: readonly Measure[] = LADDER_MEASURES,
+): number[] {
   const relevant = new Uint8Array(conv.sessionOf.length);
   const goldSessions = new Set<number>();
   for (const g of gold) {
@@ -63,7 +80,11 @@ export function scoreLocomoQuestion(order: ArrayLike<number>, gold: readonly str
     relevant[i] = 1;
     goldSessions.add(conv.sessionOf[i]!);
   }
-  return scoreQuestion(measures, { ranks: relevantRanks(order, relevant), nGold: gold.length }, { ranks: sessionRanks(order, conv.sessionOf, goldSessions), nGold: goldSessions.size });
+  return scoreQuestion(
+    measures,
+    { ranks: relevantRanks(order, relevant), nGold: gold.length },
+    { ranks: sessionRanks(order, conv.sessionOf, goldSessions), nGold: goldSessions.size },
+  );
 }
 
 /** Per question (in family order) and measure, one system's values on one family. */
@@ -80,7 +101,12 @@ export interface FamilyScores {
  * Means and bootstrap CIs of several systems on one family from one set of resamples (stream `label`): every
  * system and measure reads the same resampled questions.
  */
-export function familyScores(systems: ReadonlyMap<string, FamilyColumns>, measures: readonly Measure[], spec: BootstrapSpec, label: string): Map<string, FamilyScores> {
+export function familyScores(
+  systems: ReadonlyMap<string, FamilyColumns>,
+  measures: readonly Measure[],
+  spec: BootstrapSpec,
+  label: string,
+): Map<string, FamilyScores> {
   const sep = "\u0000";
   const table: Record<string, Float64Array> = {};
   for (const [s, cols] of systems) measures.forEach((m, mi) => (table[`${s}${sep}${m.name}`] = cols[mi]!));
@@ -139,7 +165,11 @@ export class LadderScorer {
       if (qi === undefined) continue;
       const byStrategy = this.columns.get(f)!;
       let c = byStrategy.get(strategy.key);
-      if (!c) byStrategy.set(strategy.key, (c = { cols: LADDER_MEASURES.map(() => new Float64Array(qs.length)), seen: new Uint8Array(qs.length) }));
+      if (!c)
+        byStrategy.set(
+          strategy.key,
+          (c = { cols: LADDER_MEASURES.map(() => new Float64Array(qs.length)), seen: new Uint8Array(qs.length) }),
+        );
       scoreLocomoQuestion(order, qs[qi]!.gold, conv).forEach((v, mi) => (c.cols[mi]![qi] = v));
       c.seen[qi] = 1;
     }
@@ -152,7 +182,8 @@ export class LadderScorer {
       const m = new Map<string, FamilyColumns>();
       for (const [s, c] of byStrategy) {
         const missing = c.seen.indexOf(0);
-        if (missing >= 0) throw new Error(`protocol ladder: strategy "${s}" never ranked ${f} question ${questionKey(this.families.get(f)![missing]!)}`);
+        if (missing >= 0)
+          throw new Error(`protocol ladder: strategy "${s}" never ranked ${f} question ${questionKey(this.families.get(f)![missing]!)}`);
         m.set(s, c.cols);
       }
       out.set(f, m);
@@ -166,7 +197,9 @@ export class LadderScorer {
     const perFamily = new Map([...all].map(([f, systems]) => [f, familyScores(systems, LADDER_MEASURES, spec, `${label}/${f}`)]));
     return {
       questions: Object.fromEntries([...this.families].map(([f, qs]) => [f, qs.length])),
-      strategies: Object.fromEntries(this.strategies.map((s) => [s, Object.fromEntries([...perFamily].map(([f, scores]) => [f, scores.get(s)!]))])),
+      strategies: Object.fromEntries(
+        this.strategies.map((s) => [s, Object.fromEntries([...perFamily].map(([f, scores]) => [f, scores.get(s)!]))]),
+      ),
     };
   }
 }

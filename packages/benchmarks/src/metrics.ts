@@ -32,7 +32,12 @@ export function rankOf<T>(ranked: ArrayLike<T>, target: T): number {
  * recall@k and hit@k (turn.recall@k, turn.any@k) for each k, and the reciprocal rank of the first relevant
  * memory (turn.mrr) — all through the one protocol implementation (protocols.ts).
  */
-export function rankingMetrics(order: Int32Array, relevant: Uint8Array, nRelevant: number, ks: readonly number[]): { recall: number[]; hit: number[]; rr: number } {
+export function rankingMetrics(
+  order: Int32Array,
+  relevant: Uint8Array,
+  nRelevant: number,
+  ks: readonly number[],
+): { recall: number[]; hit: number[]; rr: number } {
   const ranks = relevantRanks(order, relevant, Math.max(...ks));
   return {
     recall: ks.map((k) => scoreRanks(ranks, nRelevant, "recall", k)),

@@ -6,7 +6,10 @@ import { offlineFromEnv } from "@persode/util";
 /** A user error on the command line: printed without a stack trace, exit code 2. */
 export class UsageError extends Error {}
 
-/** Largest `--samples`: 50× the default; the bootstrap and sign-flip tables grow linearly with it (≈ 1 GB of tables and tens of minutes beyond). */
+/**
+ * Largest `--samples`: 50× the default; the bootstrap and sign-flip tables grow linearly with it (≈ 1 GB of tables and tens of minutes
+ * beyond).
+ */
 export const MAX_SAMPLES = 100_000;
 
 /** Largest `--seed`: the largest integer a double holds exactly (seeds are written to every results file). */
@@ -60,7 +63,9 @@ export function embedderOption(value: unknown): string {
 export function embedderSettings(embedder: string, values: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): EmbedderOptions {
   const modelOptions = (["model", "dtype"] as const).filter((k) => values[k] !== undefined);
   if (embedder === "hashing" && modelOptions.length > 0) {
-    throw new UsageError(`${modelOptions.map((k) => `--${k}`).join(" and ")} select a neural embedder's weights, but the embedder is hashing; add --embedder minilm (or another neural embedder)`);
+    throw new UsageError(
+      `${modelOptions.map((k) => `--${k}`).join(" and ")} select a neural embedder's weights, but the embedder is hashing; add --embedder minilm (or another neural embedder)`,
+    );
   }
   return {
     ...(env.PERSODE_MODEL_DIR ? { modelDir: env.PERSODE_MODEL_DIR } : {}),

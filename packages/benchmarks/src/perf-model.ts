@@ -16,7 +16,10 @@ import { buildEmbedder } from "./embedder-setup.js";
 import { runEpisodic } from "./episodic.js";
 import { runExp5 } from "./experiments/exp5-locomo.js";
 
-/** The distinct texts Exp. 5 and 6 embed per role, in first-use order (recorded from a hashing run made to tell the roles apart, so nothing is guessed). */
+/**
+ * The distinct texts Exp. 5 and 6 embed per role, in first-use order (recorded from a hashing run made to tell the roles apart, so nothing
+ * is guessed).
+ */
 export async function benchmarkTexts(): Promise<Record<EmbedRole, string[]>> {
   const inner = new HashingEmbedder();
   const seen: Record<EmbedRole, Set<string>> = { query: new Set(), document: new Set() };
@@ -48,11 +51,23 @@ export interface EmbeddingTiming {
 
 /** The texts a run of this embedder embeds: one list per role when its prefixes differ, else the union once (as embedByRole does). */
 function textsFor(embedder: Embedder, texts: Record<EmbedRole, string[]>): [EmbedRole, string[]][] {
-  return rolesAlike(embedder) ? [["document", [...new Set([...texts.document, ...texts.query])]]] : [["document", texts.document], ["query", texts.query]];
+  return rolesAlike(embedder)
+    ? [["document", [...new Set([...texts.document, ...texts.query])]]]
+    : [
+        ["document", texts.document],
+        ["query", texts.query],
+      ];
 }
 
-/** Embed the texts with a declared model over a fresh embedding cache (cold), then again from that cache (warm, a new process-level embedder). */
-export async function measureEmbedding(model: string, texts: Record<EmbedRole, string[]>, settings: EmbedderOptions): Promise<EmbeddingTiming[]> {
+/**
+ * Embed the texts with a declared model over a fresh embedding cache (cold), then again from that cache (warm, a new process-level
+ * embedder).
+ */
+export async function measureEmbedding(
+  model: string,
+  texts: Record<EmbedRole, string[]>,
+  settings: EmbedderOptions,
+): Promise<EmbeddingTiming[]> {
   const cacheDir = await mkdtemp(join(tmpdir(), "persode-perf-emb-"));
   const out: EmbeddingTiming[] = [];
   try {
@@ -61,14 +76,23 @@ export async function measureEmbedding(model: string, texts: Record<EmbedRole, s
       try {
         const work = textsFor(embedder, texts);
         const inner = embedder instanceof CachedEmbedder ? embedder.inner : embedder;
-        const wordPieces = inner instanceof TransformersEmbedder ? work.reduce((n, [role, ts]) => n + inner.wordPieces(ts, role).reduce((a, b) => a + b, 0), 0) : 0;
+        const wordPieces =
+          inner instanceof TransformersEmbedder
+            ? work.reduce((n, [role, ts]) => n + inner.wordPieces(ts, role).reduce((a, b) => a + b, 0), 0)
+            : 0;
         const t0 = performance.now();
         const c0 = process.cpuUsage();
         // Batches of 512, like embedDistinct's: the embedder sorts by length and batches internally.
         for (const [role, ts] of work) for (let i = 0; i < ts.length; i += 512) await embedder.embedBatch(ts.slice(i, i + 512), role);
         const c = process.cpuUsage(c0);
         const n = work.reduce((k, [, ts]) => k + ts.length, 0);
-        out.push({ label: `${model}, ${label}`, texts: n, wordPieces, seconds: (performance.now() - t0) / 1000, cpuSeconds: (c.user + c.system) / 1e6 });
+        out.push({
+          label: `${model}, ${label}`,
+          texts: n,
+          wordPieces,
+          seconds: (performance.now() - t0) / 1000,
+          cpuSeconds: (c.user + c.system) / 1e6,
+        });
       } finally {
         await embedder.dispose?.();
       }

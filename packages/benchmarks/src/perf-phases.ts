@@ -65,11 +65,20 @@ export function formatPhases(
     if (rs.length === 0) continue;
     const med = (p: Phase | "other") => medianOf(rs.map((r) => r.phases[p]));
     const bytes = medianOf(rs.map((r) => r.bytesWritten));
-    rows.push([id, embedder, ...cols.map((p) => (p === "load" ? (loadSeconds[id] ?? 0).toFixed(3) : p === "render" ? "–" : med(p).toFixed(3))), (bytes / 1e6).toFixed(1)]);
+    rows.push([
+      id,
+      embedder,
+      ...cols.map((p) => (p === "load" ? (loadSeconds[id] ?? 0).toFixed(3) : p === "render" ? "–" : med(p).toFixed(3))),
+      (bytes / 1e6).toFixed(1),
+    ]);
     rows.push(["", "≥ bound", ...cols.map((p) => (p === "write" ? (bytes / writeBytesPerSecond).toFixed(3) : "–")), ""]);
   }
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((x, c) => (c < 2 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((x, c) => (c < 2 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!)))
+      .join("  ")
+      .trimEnd();
   out.push(line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line));
   return out;
 }

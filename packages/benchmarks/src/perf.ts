@@ -12,7 +12,17 @@ import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { Bm25Index, descendingOrder, type EmbedderOptions } from "@persode/core";
-import { DECLARED_MODELS, EPIREC, LOCOMO, loadEpiRec, loadLocomo, provisionModel, resolveDataset, type LocomoDataset, loadLongMemEval } from "@persode/datasets";
+import {
+  DECLARED_MODELS,
+  EPIREC,
+  LOCOMO,
+  loadEpiRec,
+  loadLocomo,
+  provisionModel,
+  resolveDataset,
+  type LocomoDataset,
+  loadLongMemEval,
+} from "@persode/datasets";
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
@@ -83,7 +93,10 @@ export interface Bm25Timing {
  */
 export function timeBm25(data: LocomoDataset): Bm25Timing {
   const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
-  const perConv = data.conversations.map((c, i) => ({ texts: c.sessions.flatMap((s) => s.turns.map(turnText)), questions: selectQuestions(c, i, excluded).map((q) => q.question) }));
+  const perConv = data.conversations.map((c, i) => ({
+    texts: c.sessions.flatMap((s) => s.turns.map(turnText)),
+    questions: selectQuestions(c, i, excluded).map((q) => q.question),
+  }));
   const cpu0 = process.cpuUsage();
   let indexSeconds = 0;
   let rankSeconds = 0;
@@ -140,7 +153,15 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const [locomo, locomoSeconds] = await timed(() => loadLocomo());
   const [epirec, epirecSeconds] = await timed(() => loadEpiRec());
   const tmp = await mkdtemp(join(tmpdir(), "persode-perf-"));
-  const result: PerfResult = { embedder: opts.embedder, repeat: opts.repeat, loadSeconds: { locomo: locomoSeconds, epirec: epirecSeconds }, inProcess: {}, wholeProcess: {}, bm25: [], writeBytesPerSecond: 0 };
+  const result: PerfResult = {
+    embedder: opts.embedder,
+    repeat: opts.repeat,
+    loadSeconds: { locomo: locomoSeconds, epirec: epirecSeconds },
+    inProcess: {},
+    wholeProcess: {},
+    bm25: [],
+    writeBytesPerSecond: 0,
+  };
   try {
     result.writeBytesPerSecond = await diskWriteBytesPerSecond(tmp);
     for (let i = 1; i <= opts.repeat; i++) result.bm25.push(timeBm25(locomo));
@@ -195,14 +216,20 @@ function rate(count: number | undefined, seconds: number): string {
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
 }
 
 /** The measurements as a plain-text report: machine, in-process throughput per run and median, whole-process wall times. */
 export function formatPerf(r: PerfResult): string {
   const cpu = cpus();
-  const load = loadavg().map((x) => x.toFixed(2)).join(" ");
+  const load = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
   const out: string[] = [
     `Persode-TS throughput — embedder ${r.embedder}, ${r.repeat} run${r.repeat === 1 ? "" : "s"} per measurement`,
     `machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, load average ${load}, Node ${process.version}`,
@@ -234,7 +261,13 @@ export function formatPerf(r: PerfResult): string {
       ...table(
         ["run", "index (s)", "rank (s)", "total (s)", "CPU (s)"],
         [
-          ...r.bm25.map((t, i) => [String(i + 1), t.indexSeconds.toFixed(3), t.rankSeconds.toFixed(3), total(t).toFixed(3), t.cpuSeconds.toFixed(3)]),
+          ...r.bm25.map((t, i) => [
+            String(i + 1),
+            t.indexSeconds.toFixed(3),
+            t.rankSeconds.toFixed(3),
+            total(t).toFixed(3),
+            t.cpuSeconds.toFixed(3),
+          ]),
           [
             "median",
             median(r.bm25.map((t) => t.indexSeconds)).toFixed(3),
@@ -256,18 +289,33 @@ export function formatPerf(r: PerfResult): string {
 /** The --embedding / --all measurements as a plain-text report. */
 async function modelPerf(embedding: boolean, all: boolean, textsOut: string | undefined, limit: number | undefined): Promise<string> {
   const cpu = cpus();
-  const out = [`Persode-TS neural embedder throughput — ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}, Node ${process.version}`];
+  const out = [
+    `Persode-TS neural embedder throughput — ${cpu.length} × ${cpu[0]?.model.trim() ?? "unknown CPU"}, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}, Node ${process.version}`,
+  ];
   const models = await Promise.all(DECLARED_MODELS.map((m) => provisionModel({ model: m, offline: true, log: () => undefined })));
   const model = models[0]!;
   if (embedding) {
     const all = await benchmarkTexts();
     const texts = { document: all.document.slice(0, limit), query: all.query.slice(0, limit) };
     if (textsOut) await writeTexts(resolve(textsOut), texts);
-    out.push("", `Embedding the distinct texts of Exp. 5 and 6 (${texts.document.length} documents, ${texts.query.length} queries; a model without prefixes embeds their union once) with every declared model:`);
+    out.push(
+      "",
+      `Embedding the distinct texts of Exp. 5 and 6 (${texts.document.length} documents, ${texts.query.length} queries; a model without prefixes embeds their union once) with every declared model:`,
+    );
     const rows: string[][] = [];
     for (const m of DECLARED_MODELS) {
       for (const t of await measureEmbedding(m.name, texts, { offline: true })) {
-        rows.push([t.label, String(t.texts), t.seconds.toFixed(2), t.cpuSeconds.toFixed(2), rate(t.texts, t.seconds), rate(t.wordPieces, t.seconds), rate(t.texts, t.cpuSeconds)]);
+        rows.push([
+          t.label,
+          String(t.texts),
+          t.seconds.toFixed(2),
+          t.cpuSeconds.toFixed(2),
+          rate(t.texts, t.seconds),
+          rate(t.wordPieces, t.seconds),
+          rate(t.texts, t.cpuSeconds),
+        ]);
       }
     }
     out.push(...table(["run", "texts", "wall s", "CPU s", "texts/s (wall)", "word pieces/s (wall)", "texts/CPU-s"], rows));
@@ -277,7 +325,12 @@ async function modelPerf(embedding: boolean, all: boolean, textsOut: string | un
     for (const ds of [LOCOMO, EPIREC]) env[ds.envPathVar] = (await resolveDataset(ds, { fillCache: false })).path;
     const script = fileURLToPath(new URL("../../../scripts/bench.mjs", import.meta.url));
     out.push("", "Whole `pnpm bench all` runs (node scripts/bench.mjs all --out <tmp>, scratch data cache):");
-    out.push(...table(["run", "seconds"], (await measureBenchAll(script, env)).map((t) => [t.label, t.seconds.toFixed(1)])));
+    out.push(
+      ...table(
+        ["run", "seconds"],
+        (await measureBenchAll(script, env)).map((t) => [t.label, t.seconds.toFixed(1)]),
+      ),
+    );
   }
   return out.join("\n") + "\n";
 }
@@ -312,7 +365,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     if (values.embedding || values.all) {
-      process.stdout.write(await modelPerf(Boolean(values.embedding), Boolean(values.all), values["texts-out"], values.limit === undefined ? undefined : intOption(values.limit, "limit", 0, 1, 1_000_000)));
+      process.stdout.write(
+        await modelPerf(
+          Boolean(values.embedding),
+          Boolean(values.all),
+          values["texts-out"],
+          values.limit === undefined ? undefined : intOption(values.limit, "limit", 0, 1, 1_000_000),
+        ),
+      );
       return 0;
     }
     if (values.latency) {
@@ -320,7 +380,9 @@ export async function main(argv: string[]): Promise<number> {
       const { runLatency } = await import("./latency.js");
       const name = embedderOption(values.embedder);
       const { embedder, key } = await buildEmbedder(name, embedderSettings(name, values));
-      process.stdout.write(await runLatency(embedder, key, { data: values.data, ladderFile: resolve("results/exp5_locomo_protocols.json") }));
+      process.stdout.write(
+        await runLatency(embedder, key, { data: values.data, ladderFile: resolve("results/exp5_locomo_protocols.json") }),
+      );
       await embedder.dispose?.();
       return 0;
     }

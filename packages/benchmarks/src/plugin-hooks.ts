@@ -16,7 +16,11 @@ export function initialize(data: { packages: Record<string, string> }): void {
 type NextResolve = (specifier: string, context: unknown) => Promise<{ url: string }>;
 
 /** `@persode/<pkg>` → the harness's copy; everything else resolves as usual. */
-export async function resolve(specifier: string, context: unknown, nextResolve: NextResolve): Promise<{ url: string; shortCircuit?: boolean }> {
+export async function resolve(
+  specifier: string,
+  context: unknown,
+  nextResolve: NextResolve,
+): Promise<{ url: string; shortCircuit?: boolean }> {
   const url = packages[specifier];
   if (url !== undefined) return { url, shortCircuit: true };
   return nextResolve(specifier, context);

@@ -32,7 +32,8 @@ export function measure(granularity: Granularity, kind: MeasureKind, k?: number)
     if (k !== undefined) throw new RangeError(`measure ${granularity}.mrr takes no k (got ${k})`);
     return { name: `${granularity}.mrr`, granularity, kind };
   }
-  if (k === undefined || !Number.isInteger(k) || k < 1) throw new RangeError(`measure ${granularity}.${kind} needs an integer k >= 1 (got ${k})`);
+  if (k === undefined || !Number.isInteger(k) || k < 1)
+    throw new RangeError(`measure ${granularity}.${kind} needs an integer k >= 1 (got ${k})`);
   return { name: `${granularity}.${kind}@${k}`, granularity, kind, k };
 }
 
@@ -72,7 +73,12 @@ export function relevantRanks(order: ArrayLike<number>, relevant: ArrayLike<numb
  * session ranks of the gold sessions, ascending. `sessionOf[i]` is item i's session; `goldSessions` the set of
  * sessions holding a gold item.
  */
-export function sessionRanks(order: ArrayLike<number>, sessionOf: ArrayLike<number>, goldSessions: ReadonlySet<number>, stopAfter = Infinity): number[] {
+export function sessionRanks(
+  order: ArrayLike<number>,
+  sessionOf: ArrayLike<number>,
+  goldSessions: ReadonlySet<number>,
+  stopAfter = Infinity,
+): number[] {
   const seen = new Set<number>();
   const ranks: number[] = [];
   for (let r = 0; r < order.length; r++) {
@@ -139,8 +145,14 @@ export type LocomoGold = "original" | "audited";
 
 /** The LoCoMo question sets: `persode` = categories 1–4 (Persode's paper), `all` = every category, adversarial included. */
 export const LOCOMO_QUESTION_SETS: Readonly<Record<LocomoQuestionSet, { categories: readonly number[]; note: string }>> = {
-  persode: { categories: [1, 2, 3, 4], note: "categories 1–4 with at least one resolvable evidence id (Persode's paper; 1,535 questions on the original gold)" },
-  all: { categories: [1, 2, 3, 4, 5], note: "every category, adversarial (5) included, with at least one resolvable evidence id (1,981 questions on the original gold)" },
+  persode: {
+    categories: [1, 2, 3, 4],
+    note: "categories 1–4 with at least one resolvable evidence id (Persode's paper; 1,535 questions on the original gold)",
+  },
+  all: {
+    categories: [1, 2, 3, 4, 5],
+    note: "every category, adversarial (5) included, with at least one resolvable evidence id (1,981 questions on the original gold)",
+  },
 };
 
 /** A protocol: a measure on a dataset's question set under a gold; its stable name is `<set>/<gold>/<measure>`. */

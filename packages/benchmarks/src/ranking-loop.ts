@@ -5,7 +5,15 @@
  * store, checked by rankChecked), query-independent orders are computed once per group, and the
  * emotion gate's firing is recorded per query (docs/spec.md §5, gated: analyzer E(query) ≥ 0.6).
  */
-import { MemoryStore, gateFires, rankChecked, type Embedder, type MemoryInit, type RankingContext, type RetrievalStrategy } from "@persode/core";
+import {
+  MemoryStore,
+  gateFires,
+  rankChecked,
+  type Embedder,
+  type MemoryInit,
+  type RankingContext,
+  type RetrievalStrategy,
+} from "@persode/core";
 import type { Progress } from "@persode/util";
 import { checkInterrupt } from "./interrupt.js";
 import { inPhase } from "./phases.js";
@@ -45,11 +53,23 @@ export interface RankingVisitor {
  * Rank every query of every group with every strategy (in the given order) and hand each order to
  * `visitor`; ticks `progress` once per query. Returns, per query, 1 when the gate fires on its E.
  */
-export function rankGroups(groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[], visitor: RankingVisitor, progress?: Progress): Uint8Array {
+export function rankGroups(
+  groups: readonly RankingGroup[],
+  embedder: Embedder,
+  strats: readonly RetrievalStrategy[],
+  visitor: RankingVisitor,
+  progress?: Progress,
+): Uint8Array {
   return inPhase("rank", () => rankAll(groups, embedder, strats, visitor, progress));
 }
 
-function rankAll(groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[], visitor: RankingVisitor, progress?: Progress): Uint8Array {
+function rankAll(
+  groups: readonly RankingGroup[],
+  embedder: Embedder,
+  strats: readonly RetrievalStrategy[],
+  visitor: RankingVisitor,
+  progress?: Progress,
+): Uint8Array {
   let total = 0;
   for (const g of groups) total += g.queries.length;
   const fires = new Uint8Array(total);

@@ -1,7 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { BUILTIN_STRATEGIES, GATE_FUSED_ALPHA, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder } from "@persode/core";
 import { findDataset } from "@persode/datasets";
-import { experimentDeclaration, gateRecord, type DatasetProvenance, type EmbedderRecord, type Experiment, type GateRecord, type GateSource, type ResultMeta, type StrategyRecord } from "@persode/results";
+import {
+  experimentDeclaration,
+  gateRecord,
+  type DatasetProvenance,
+  type EmbedderRecord,
+  type Experiment,
+  type GateRecord,
+  type GateSource,
+  type ResultMeta,
+  type StrategyRecord,
+} from "@persode/results";
 import { writeFileAtomicExplained } from "@persode/util";
 
 /** Package identity recorded in every results file. */
@@ -76,7 +86,10 @@ export async function runsAfter<R extends object>(
 ): Promise<{ runs: Record<string, R & { embedder: EmbedderRecord }>; strategies: StrategyRecord[] }> {
   const previous = mergeablePrevious(await readPrevious(path), dataSha256, bootstrap);
   // The earlier runs come from a file of the same kind and data (mergeablePrevious), so they share the run's shape.
-  const runs = mergeRuns(previous, embedderName, { embedder: describeEmbedder(embedder), ...run }) as Record<string, R & { embedder: EmbedderRecord }>;
+  const runs = mergeRuns(previous, embedderName, { embedder: describeEmbedder(embedder), ...run }) as Record<
+    string,
+    R & { embedder: EmbedderRecord }
+  >;
   return { runs, strategies: strategyRecordsOfRuns(runs, previous) };
 }
 
@@ -114,7 +127,8 @@ export function meta(
 export function declaredProvenance(experiment: Experiment, read: Readonly<Record<string, string>>): DatasetProvenance[] {
   return experimentDeclaration(experiment).datasets.flatMap((id) => {
     const d = findDataset(id);
-    if (d === undefined) throw new Error(`${experiment} declares dataset "${id}", which the registry (packages/datasets/src/declarations.ts) does not know`);
+    if (d === undefined)
+      throw new Error(`${experiment} declares dataset "${id}", which the registry (packages/datasets/src/declarations.ts) does not know`);
     return registryProvenance(id, read[id]);
   });
 }
@@ -124,14 +138,23 @@ export function registryProvenance(id: string, sha256?: string): DatasetProvenan
   const d = findDataset(id);
   if (d === undefined) throw new Error(`dataset "${id}" is not in the registry (packages/datasets/src/declarations.ts)`);
   return d.sources.map((s) => {
-    if (sha256 !== undefined && sha256 !== s.sha256) throw new Error(`${d.title}: the run read bytes with sha256 ${sha256}, not the pinned ${s.sha256}`);
+    if (sha256 !== undefined && sha256 !== s.sha256)
+      throw new Error(`${d.title}: the run read bytes with sha256 ${sha256}, not the pinned ${s.sha256}`);
     return { id: d.id, title: d.title, file: s.fileName, sha256: s.sha256, source: s.url };
   });
 }
 
 /** The provenance of the hand-labelled scenario Exp. 1–4 read (not a registry dataset: it is part of this repository). */
 export function scenarioProvenance(sha256: string): DatasetProvenance[] {
-  return [{ id: "scenario", title: "the hand-labelled scenario (docs/spec.md §7)", file: "scenario.json", sha256, source: "packages/benchmarks/data/scenario.json" }];
+  return [
+    {
+      id: "scenario",
+      title: "the hand-labelled scenario (docs/spec.md §7)",
+      file: "scenario.json",
+      sha256,
+      source: "packages/benchmarks/data/scenario.json",
+    },
+  ];
 }
 
 /**
@@ -146,7 +169,9 @@ export function strategyRecordsFor(keys: readonly string[], previous: readonly S
     if (live) return { key, slug: live.slug, order, built_in: BUILTIN_STRATEGIES.includes(live) };
     const old = previous.find((r) => r.key === key);
     if (old) return { ...old, order };
-    throw new Error(`strategy "${key}" of a merged run is neither registered nor recorded in the previous results file; register it again or write to a fresh --out folder`);
+    throw new Error(
+      `strategy "${key}" of a merged run is neither registered nor recorded in the previous results file; register it again or write to a fresh --out folder`,
+    );
   });
 }
 
@@ -157,7 +182,7 @@ export function strategyRecordsFor(keys: readonly string[], previous: readonly S
 export function strategyRecordsOfRuns(runs: Record<string, unknown>, previous: Record<string, unknown> | undefined): StrategyRecord[] {
   const keys: string[] = [];
   for (const run of Object.values(runs)) {
-    for (const k of Object.keys(((run as { strategies?: Record<string, unknown> }).strategies ?? {}))) if (!keys.includes(k)) keys.push(k);
+    for (const k of Object.keys((run as { strategies?: Record<string, unknown> }).strategies ?? {})) if (!keys.includes(k)) keys.push(k);
   }
   return strategyRecordsFor(keys, (previous?.meta as { strategies?: StrategyRecord[] } | undefined)?.strategies ?? []);
 }
@@ -167,8 +192,14 @@ export function libraryGate(source: GateSource): GateRecord {
   return gateRecord(source, SIGNIFICANCE_THRESHOLD, GATE_FUSED_ALPHA);
 }
 
-
-/** The identity of the vector space a run used (name; for a model its id, revision and dtype; exact id; dimension), recorded with every run. */
+/**
+ * The identity of the vector space a run used (name; for a model its id, revision and dtype; exact id; dimension), recorded with every run.
+ */
 export function describeEmbedder(e: Pick<Embedder, "name" | "id" | "dim" | "model">): EmbedderRecord {
-  return { name: e.name, ...(e.model ? { model: e.model.id, revision: e.model.revision, dtype: e.model.dtype } : {}), id: e.id, dim: e.dim };
+  return {
+    name: e.name,
+    ...(e.model ? { model: e.model.id, revision: e.model.revision, dtype: e.model.dtype } : {}),
+    id: e.id,
+    dim: e.dim,
+  };
 }

@@ -71,7 +71,11 @@ export function scenarioMemoryInit(m: ScenarioMemory, nowMs: number): MemoryInit
 }
 
 /** A fresh store holding the ten scenario memories (pass `vectors` to reuse their embeddings). */
-export async function scenarioStore(embedder: Embedder, scenario: Scenario = loadScenario(), vectors?: readonly Float64Array[]): Promise<MemoryStore> {
+export async function scenarioStore(
+  embedder: Embedder,
+  scenario: Scenario = loadScenario(),
+  vectors?: readonly Float64Array[],
+): Promise<MemoryStore> {
   const nowMs = toEpochMs(scenario.reference_now);
   const store = new MemoryStore({ embedder });
   const vecs = vectors ?? (await embedder.embedBatch(scenario.memories.map((m) => m.text)));

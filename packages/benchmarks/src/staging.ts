@@ -72,7 +72,9 @@ export function resultsFolder(value: string | undefined, fallback: string, cwd: 
   const out = resolve(cwd, value ?? fallback);
   const real = realish(out);
   const refuse = (why: string) => {
-    throw new UsageError(`--out ${value ?? fallback} is ${why}; results are published as files into a folder of their own — choose a new or dedicated folder, e.g. --out ${join(value ?? fallback, "persode-results")}`);
+    throw new UsageError(
+      `--out ${value ?? fallback} is ${why}; results are published as files into a folder of their own — choose a new or dedicated folder, e.g. --out ${join(value ?? fallback, "persode-results")}`,
+    );
   };
   if (dirname(real) === real) refuse(`the file-system root (${real})`);
   const home = realish(homedir());
@@ -148,7 +150,11 @@ export class StagedResults {
   static begin(out: string): StagedResults {
     const staged = new StagedResults(out);
     if (existsSync(out) && !statSync(out).isDirectory()) {
-      throw new WriteError(`cannot write results into ${out}: it is a file, not a folder; give --out a folder (new or existing)`, out, "ENOTDIR");
+      throw new WriteError(
+        `cannot write results into ${out}: it is a file, not a folder; give --out a folder (new or existing)`,
+        out,
+        "ENOTDIR",
+      );
     }
     try {
       if (!existsSync(out)) {
@@ -164,7 +170,9 @@ export class StagedResults {
       staged.discard();
       if (e instanceof UsageError) throw e;
       const err = explainWriteError(out, e);
-      throw err instanceof WriteError ? new WriteError(err.message.replace(/^cannot write /, "cannot write results into "), out, err.code, { cause: e }) : err;
+      throw err instanceof WriteError
+        ? new WriteError(err.message.replace(/^cannot write /, "cannot write results into "), out, err.code, { cause: e })
+        : err;
     }
     for (const signal of SIGNALS) {
       const handler = () => {

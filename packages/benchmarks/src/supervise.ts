@@ -18,7 +18,10 @@ export const SUPERVISED_ENV = "PERSODE_SUPERVISED";
  */
 export function runSupervised(script: string, args: readonly string[]): Promise<number> {
   const flag = join(tmpdir(), `persode-interrupt-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const child = spawn(process.execPath, [script, ...args], { stdio: "inherit", env: { ...process.env, PERSODE_INTERRUPT_FILE: flag, [SUPERVISED_ENV]: "1" } });
+  const child = spawn(process.execPath, [script, ...args], {
+    stdio: "inherit",
+    env: { ...process.env, PERSODE_INTERRUPT_FILE: flag, [SUPERVISED_ENV]: "1" },
+  });
   let stopping = false;
   const stop = (signal: StopSignal) => {
     if (!stopping) {

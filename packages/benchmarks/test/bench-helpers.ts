@@ -42,7 +42,16 @@ export function referenceJson(name: string): Record<string, unknown> {
 }
 
 /** Keys whose string values are prose (wording may differ from the reference); strings below them are not compared. */
-const PROSE_KEYS: ReadonlySet<string> = new Set(["note", "notes", "consolidation_note", "gate_provenance", "emotion_source", "license", "url", "name"]);
+const PROSE_KEYS: ReadonlySet<string> = new Set([
+  "note",
+  "notes",
+  "consolidation_note",
+  "gate_provenance",
+  "emotion_source",
+  "license",
+  "url",
+  "name",
+]);
 
 /** Outcome of walking a reference value against ours. */
 export interface ParityResult {
@@ -79,7 +88,8 @@ export function compareToReference(reference: unknown, actual: unknown, path = "
       if (act.length !== ref.length) result.mismatches.push(`${at}: length ${act.length}, reference ${ref.length}`);
       ref.forEach((r, i) => walk(r, act[i], `${at}[${i}]`, prose));
     } else if (ref !== null && typeof ref === "object") {
-      if (act === null || typeof act !== "object" || Array.isArray(act)) return void result.mismatches.push(`${at}: expected an object, got ${show(act)}`);
+      if (act === null || typeof act !== "object" || Array.isArray(act))
+        return void result.mismatches.push(`${at}: expected an object, got ${show(act)}`);
       for (const [k, v] of Object.entries(ref)) {
         const childProse = prose || PROSE_KEYS.has(k);
         if (!Object.prototype.hasOwnProperty.call(act, k)) {

@@ -14,6 +14,7 @@ describe("experiment catalog", () => {
   });
 
   it("finds by id and alias like the registry", () => {
-    for (const name of ["exp5", "locomo", "epirec", "templates", "nope"]) expect(findExperimentInfo(name)?.id).toBe(findExperiment(name)?.id);
+    for (const name of ["exp5", "locomo", "epirec", "templates", "nope"])
+      expect(findExperimentInfo(name)?.id).toBe(findExperiment(name)?.id);
   });
 });

@@ -38,7 +38,9 @@ function pinnedProvenance(id: string, pin: PinnedDataset): Record<string, string
   return { id, title: findDataset(id)!.title, file: pin.fileName, sha256: pin.sha256, source: pin.url };
 }
 
-const PACKAGE_VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }).version;
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { version: string }
+).version;
 
 let root: string;
 let env: Record<string, string>;
@@ -71,7 +73,20 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     const r = bench(["--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Usage: pnpm bench <target> [options]");
-    for (const word of ["all", "exp1", "exp5", "locomo", "exp6", "epirec", "epirec-eval", "corpus", "--embedder", "--out", "--seed", "--samples"]) {
+    for (const word of [
+      "all",
+      "exp1",
+      "exp5",
+      "locomo",
+      "exp6",
+      "epirec",
+      "epirec-eval",
+      "corpus",
+      "--embedder",
+      "--out",
+      "--seed",
+      "--samples",
+    ]) {
       expect(r.stdout).toContain(word);
     }
   });
@@ -107,7 +122,11 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     });
   }
 
-  for (const [option, value] of [["--seed", "-3"], ["--samples", "-10"], ["--seed", "-0.5"]]) {
+  for (const [option, value] of [
+    ["--seed", "-3"],
+    ["--samples", "-10"],
+    ["--seed", "-0.5"],
+  ]) {
     it(`a negative value after a space: ${option} ${value}`, () => {
       const out = freshDir("negative");
       const r = bench(["exp6", option!, value!, "--out", out]);
@@ -132,7 +151,10 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     });
   }
 
-  for (const [name, value] of [["PERSODE_OFFLINE", "maybe"], ["PERSODE_PROGRESS", "sometimes"]]) {
+  for (const [name, value] of [
+    ["PERSODE_OFFLINE", "maybe"],
+    ["PERSODE_PROGRESS", "sometimes"],
+  ]) {
     it(`${name}=${value} is refused up front by every target, as \`pnpm model\` refuses it`, () => {
       const out = freshDir("bad-env");
       const r = spawnCli(["exp1", "--out", out], { ...env, [name!]: value! }, root);
@@ -180,7 +202,10 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
 
   it("--model or --dtype with the hashing embedder is refused, not ignored", () => {
     const out = freshDir("model-hashing");
-    for (const argv of [["exp3", "--model", "Xenova/other"], ["exp4", "--dtype", "q8"]]) {
+    for (const argv of [
+      ["exp3", "--model", "Xenova/other"],
+      ["exp4", "--dtype", "q8"],
+    ]) {
       const r = bench([...argv, "--out", out]);
       expect(r.code, argv.join(" ")).toBe(2);
       expect(r.stderr).toContain("the embedder is hashing; add --embedder minilm");
@@ -203,14 +228,32 @@ describe("exp1 --out DIR", () => {
     expect(r.code).toBe(0);
     expect(listFiles(out)).toEqual(["exp1_forgetting_curve.json", "timings.json"]);
     const file = json(join(out, "exp1_forgetting_curve.json"));
-    const scenarioSha = createHash("sha256").update(readFileSync(fileURLToPath(new URL("../data/scenario.json", import.meta.url)))).digest("hex");
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: [], generated_by: "pnpm bench exp1", data_sha256: scenarioSha, datasets: [{ id: "scenario", title: "the hand-labelled scenario (docs/spec.md §7)", file: "scenario.json", sha256: scenarioSha, source: "packages/benchmarks/data/scenario.json" }], reproducibility: { class: "exact" } });
+    const scenarioSha = createHash("sha256")
+      .update(readFileSync(fileURLToPath(new URL("../data/scenario.json", import.meta.url))))
+      .digest("hex");
+    expect(file.meta).toEqual({
+      package: "@persode/benchmarks",
+      version: PACKAGE_VERSION,
+      seed: 20260713,
+      embedders: [],
+      generated_by: "pnpm bench exp1",
+      data_sha256: scenarioSha,
+      datasets: [
+        {
+          id: "scenario",
+          title: "the hand-labelled scenario (docs/spec.md §7)",
+          file: "scenario.json",
+          sha256: scenarioSha,
+          source: "packages/benchmarks/data/scenario.json",
+        },
+      ],
+      reproducibility: { class: "exact" },
+    });
     expect(Object.keys(file).at(-1)).toBe("meta");
     expect(compareToReference(referenceJson("exp1_forgetting_curve"), file).mismatches).toEqual([]);
     expect(r.stdout).toContain("Exp. 1");
     expect(r.stdout).toContain(`results written to ${out}`);
   });
-
 
   it("defaults to ./results in the working directory", () => {
     const cwd = freshDir("cwd");
@@ -247,13 +290,30 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     const file = json(join(out, "exp5_locomo.json"));
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(LOCOMO.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "question", method: "percentile" });
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, datasets: [pinnedProvenance("locomo", LOCOMO)], strategies: PAPER_RECORDS, reproducibility: { class: "exact" } });
+    expect(file.meta).toEqual({
+      package: "@persode/benchmarks",
+      version: PACKAGE_VERSION,
+      seed: 20260713,
+      embedders: ["hashing"],
+      generated_by: "pnpm bench exp5",
+      data_sha256: LOCOMO.sha256,
+      datasets: [pinnedProvenance("locomo", LOCOMO)],
+      strategies: PAPER_RECORDS,
+      reproducibility: { class: "exact" },
+    });
     expect(Object.keys(file)).toEqual(["benchmark", "protocol", "bootstrap", "runs", "meta"]);
-    expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
+    expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({
+      name: "hashing",
+      id: "hashing-md5-256",
+      dim: 256,
+    });
   });
 
   it("records every strategy of the extended file with its own slug, order and built-in flag", () => {
-    const file = json(join(out, "exp5_locomo_extended.json")) as { meta: { strategies: Array<{ key: string; slug: string; order: number; built_in: boolean }> }; runs: Record<string, { strategies: object }> };
+    const file = json(join(out, "exp5_locomo_extended.json")) as {
+      meta: { strategies: Array<{ key: string; slug: string; order: number; built_in: boolean }> };
+      runs: Record<string, { strategies: object }>;
+    };
     const records = file.meta.strategies;
     expect(records.map((r) => r.key)).toEqual(Object.keys(file.runs.hashing!.strategies));
     expect(records.slice(0, 5)).toEqual(PAPER_RECORDS);
@@ -271,7 +331,8 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
   });
 
   it("adds CIs to every strategy and paired differences to all but similarity-only", () => {
-    const strategies = ((json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>).hashing!).strategies;
+    const strategies = (json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>)
+      .hashing!.strategies;
     expect(Object.keys(strategies)).toEqual([...STRATEGY_KEYS]);
     const metrics = ["evidence_recall@5", "evidence_recall@10", "hit@5", "hit@10", "mrr"];
     for (const [key, s] of Object.entries(strategies)) {
@@ -298,15 +359,33 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
 
   it("audited gold: recomputed here from the rankings files and the audit, the scores agree", async () => {
     const file = json(join(out, "exp5_locomo_audited.json"));
-    expect(file.meta).toMatchObject({ generated_by: "pnpm bench exp5", data_sha256: LOCOMO.sha256, audit_sha256: LOCOMO_AUDIT.sha256, datasets: [pinnedProvenance("locomo", LOCOMO), pinnedProvenance("locomo-audit", LOCOMO_AUDIT)] });
-    expect((file.benchmark as { audit: { data_sha256: string; license: string } }).audit).toMatchObject({ data_sha256: LOCOMO_AUDIT.sha256, license: "CC BY-NC 4.0" });
+    expect(file.meta).toMatchObject({
+      generated_by: "pnpm bench exp5",
+      data_sha256: LOCOMO.sha256,
+      audit_sha256: LOCOMO_AUDIT.sha256,
+      datasets: [pinnedProvenance("locomo", LOCOMO), pinnedProvenance("locomo-audit", LOCOMO_AUDIT)],
+    });
+    expect((file.benchmark as { audit: { data_sha256: string; license: string } }).audit).toMatchObject({
+      data_sha256: LOCOMO_AUDIT.sha256,
+      license: "CC BY-NC 4.0",
+    });
     const run0 = (file.runs as Record<string, Record<string, unknown>>).hashing!;
     const original = json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>;
     // Independent of the scorer: the audit's corrected evidence applied to each ranking line's question.
     const data = await loadLocomo({ offline: true, fillCache: false, env: { ...process.env, ...env } });
     const audit = await loadLocomoAudit(data, { offline: true, fillCache: false, env: { ...process.env, ...env } });
-    const corrected = new Map(audit.entries.map((e) => [`${data.conversations[e.conversation]!.sampleId}#${e.qaIndex}`, e.correctEvidence]));
-    const strategies = run0.strategies as Record<string, { original: Record<string, unknown>; audited_minus_original: Record<string, { original: number; audited: number; diff: number; ci95: [number, number] }> & { query_count: number } }>;
+    const corrected = new Map(
+      audit.entries.map((e) => [`${data.conversations[e.conversation]!.sampleId}#${e.qaIndex}`, e.correctEvidence]),
+    );
+    const strategies = run0.strategies as Record<
+      string,
+      {
+        original: Record<string, unknown>;
+        audited_minus_original: Record<string, { original: number; audited: number; diff: number; ci95: [number, number] }> & {
+          query_count: number;
+        };
+      }
+    >;
     expect(Object.keys(strategies)).toEqual(extendedStrategies().map((s) => s.key)); // the audit scores every strategy Exp. 5 ranked
     let changed = 0;
     let paired = 0;
@@ -314,7 +393,9 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
       const s = strategies[STRATEGY_KEYS[si]!]!;
       expect(s.original["evidence_recall@5"]).toBe(original.hashing!.strategies[STRATEGY_KEYS[si]!]!["evidence_recall@5"]);
       expect(s.original.ci95).toEqual(original.hashing!.strategies[STRATEGY_KEYS[si]!]!.ci95);
-      const lines = readFileSync(join(out, "exp5_locomo_rankings", `hashing_${slug}.jsonl`), "utf8").trim().split("\n");
+      const lines = readFileSync(join(out, "exp5_locomo_rankings", `hashing_${slug}.jsonl`), "utf8")
+        .trim()
+        .split("\n");
       const sums = { original: 0, audited: 0 };
       let n = 0;
       changed = 0;
@@ -340,7 +421,12 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
       paired = n;
     });
     expect(run0.questions).toEqual({ original: 1535, audited: 1535, paired });
-    expect(run0.evidence_changes).toMatchObject({ audit_entries: 156, audit_entries_with_changed_evidence: 96, paired_with_changed_evidence: changed, became_empty: 1 });
+    expect(run0.evidence_changes).toMatchObject({
+      audit_entries: 156,
+      audit_entries_with_changed_evidence: 96,
+      paired_with_changed_evidence: changed,
+      became_empty: 1,
+    });
     expect(changed).toBeGreaterThan(50);
     expect(run0.top_k_guard).toEqual({ top_ks: [5, 10], store_sizes: { min: 369, max: 689 }, flagged: false, conversations: [] });
   });
@@ -355,7 +441,8 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
   });
 
   it("writes the extended set beside the paper format: same values for the paper's strategies, paired tests for all", () => {
-    const paper = (json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>).hashing!.strategies;
+    const paper = (json(join(out, "exp5_locomo.json")).runs as Record<string, { strategies: Record<string, Record<string, unknown>> }>)
+      .hashing!.strategies;
     const ext = json(join(out, "exp5_locomo_extended.json"));
     expect(Object.keys(ext)).toEqual(["benchmark", "protocol", "bootstrap", "significance", "runs", "meta"]);
     expect(ext.significance).toMatchObject({ baseline: "similarity-only", samples: 10000, seed: 20260713, alpha: 0.05 });
@@ -374,7 +461,19 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
         expect(s.vs_similarity).toBeUndefined();
         continue;
       }
-      const vs = s.vs_similarity as Record<string, { diff: number; wins: number; ties: number; losses: number; p_randomization: number; p_holm: number; p_t: number; significant: boolean }>;
+      const vs = s.vs_similarity as Record<
+        string,
+        {
+          diff: number;
+          wins: number;
+          ties: number;
+          losses: number;
+          p_randomization: number;
+          p_holm: number;
+          p_t: number;
+          significant: boolean;
+        }
+      >;
       expect(Object.keys(vs)).toEqual(metrics);
       for (const m of metrics) {
         const t = vs[m]!;
@@ -421,8 +520,22 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
     const file = json(join(out, "exp6_epirec.json"));
     expect((file.benchmark as { data_sha256: string }).data_sha256).toBe(EPIREC.sha256);
     expect(file.bootstrap).toEqual({ samples: 2000, seed: 20260713, unit: "probe", method: "percentile" });
-    expect(file.meta).toEqual({ package: "@persode/benchmarks", version: PACKAGE_VERSION, seed: 20260713, embedders: ["hashing"], generated_by: "pnpm bench epirec", data_sha256: EPIREC.sha256, datasets: [pinnedProvenance("epirec", EPIREC)], strategies: PAPER_RECORDS, reproducibility: { class: "exact" } });
-    expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({ name: "hashing", id: "hashing-md5-256", dim: 256 });
+    expect(file.meta).toEqual({
+      package: "@persode/benchmarks",
+      version: PACKAGE_VERSION,
+      seed: 20260713,
+      embedders: ["hashing"],
+      generated_by: "pnpm bench epirec",
+      data_sha256: EPIREC.sha256,
+      datasets: [pinnedProvenance("epirec", EPIREC)],
+      strategies: PAPER_RECORDS,
+      reproducibility: { class: "exact" },
+    });
+    expect((file.runs as Record<string, { embedder: unknown }>).hashing!.embedder).toEqual({
+      name: "hashing",
+      id: "hashing-md5-256",
+      dim: 256,
+    });
     const ref = referenceJson("exp6_epirec");
     const r = compareToReference({ ...ref, runs: { hashing: (ref.runs as Record<string, unknown>).hashing } }, file);
     expect(r.mismatches).toEqual([]);
@@ -433,7 +546,10 @@ describe("exp6 --out DIR (needs the pinned EpiRec file)", () => {
     for (const s of SLUGS) {
       for (const ext of [".jsonl", ".official.json"]) {
         const ours = readFileSync(join(out, "exp6_epirec_rankings", `hashing_${s}${ext}`), "utf8");
-        expect(firstLineDifference(ours, readFileSync(join(EPIREC_FIXTURES, `hashing_${s}${ext}`), "utf8")), `hashing_${s}${ext}`).toBeUndefined();
+        expect(
+          firstLineDifference(ours, readFileSync(join(EPIREC_FIXTURES, `hashing_${s}${ext}`), "utf8")),
+          `hashing_${s}${ext}`,
+        ).toBeUndefined();
       }
     }
   });
@@ -461,7 +577,9 @@ describe("epirec-eval (needs the pinned EpiRec file)", () => {
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("504 probes evaluated");
-      expect(firstLineDifference(readFileSync(output, "utf8"), readFileSync(join(EPIREC_FIXTURES, `hashing_${s}.official.json`), "utf8"))).toBeUndefined();
+      expect(
+        firstLineDifference(readFileSync(output, "utf8"), readFileSync(join(EPIREC_FIXTURES, `hashing_${s}.official.json`), "utf8")),
+      ).toBeUndefined();
     });
   }
 
@@ -539,7 +657,13 @@ describe("epirec-eval (needs the pinned EpiRec file)", () => {
 
   it("gives the official evaluator's report on a file in another line order (shuffled test vector)", () => {
     const output = join(freshDir("eval-shuffled"), "report.json");
-    const r = bench(["epirec-eval", "--rankings", join(EPIREC_FIXTURES, "shuffled", "hashing_similarity-only.shuffled.jsonl"), "--output", output]);
+    const r = bench([
+      "epirec-eval",
+      "--rankings",
+      join(EPIREC_FIXTURES, "shuffled", "hashing_similarity-only.shuffled.jsonl"),
+      "--output",
+      output,
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const expected = readFileSync(join(EPIREC_FIXTURES, "shuffled", "hashing_similarity-only.shuffled.official.json"), "utf8");
@@ -567,7 +691,13 @@ describe("epirec-eval (needs the pinned EpiRec file)", () => {
     symlinkSync(input, join(dir, "link.jsonl"));
     linkSync(input, join(dir, "hard.jsonl"));
     symlinkSync(dir, join(root, `dirlink-${n}`));
-    for (const output of [input, join(dir, ".", "..", `eval-same-${n}`, "r.jsonl"), join(dir, "link.jsonl"), join(dir, "hard.jsonl"), join(root, `dirlink-${n}`, "r.jsonl")]) {
+    for (const output of [
+      input,
+      join(dir, ".", "..", `eval-same-${n}`, "r.jsonl"),
+      join(dir, "link.jsonl"),
+      join(dir, "hard.jsonl"),
+      join(root, `dirlink-${n}`, "r.jsonl"),
+    ]) {
       const r = bench(["epirec-eval", "--rankings", input, "--output", output]);
       expect(r.code, output).toBe(2);
       expect(r.stderr).toContain("is the rankings file itself");
@@ -587,10 +717,26 @@ describe("epirec-eval (needs the pinned EpiRec file)", () => {
 describe("a path that cannot be written is named with the fix (exit 1, nothing written)", () => {
   const rankings = () => join(EPIREC_FIXTURES, "hashing_similarity-only.jsonl");
   const cases: { name: string; argv: (file: string, dir: string) => string[]; says: (file: string, dir: string) => string }[] = [
-    { name: "--out is a file", argv: (f) => ["exp1", "--out", f], says: (f) => `cannot write results into ${f}: it is a file, not a folder` },
-    { name: "--out lies under a file (ENOTDIR)", argv: (f) => ["exp1", "--out", join(f, "sub")], says: (f) => `cannot write results into ${join(f, "sub")}: ${f} is a file, not a folder` },
-    { name: "--output is a folder (EISDIR)", argv: (_f, d) => ["epirec-eval", "--rankings", rankings(), "--output", d], says: (_f, d) => `cannot write ${d}: it is a folder, not a file` },
-    { name: "--output lies under a file", argv: (f) => ["epirec-eval", "--rankings", rankings(), "--output", join(f, "r.json")], says: (f) => `${f} is a file, not a folder` },
+    {
+      name: "--out is a file",
+      argv: (f) => ["exp1", "--out", f],
+      says: (f) => `cannot write results into ${f}: it is a file, not a folder`,
+    },
+    {
+      name: "--out lies under a file (ENOTDIR)",
+      argv: (f) => ["exp1", "--out", join(f, "sub")],
+      says: (f) => `cannot write results into ${join(f, "sub")}: ${f} is a file, not a folder`,
+    },
+    {
+      name: "--output is a folder (EISDIR)",
+      argv: (_f, d) => ["epirec-eval", "--rankings", rankings(), "--output", d],
+      says: (_f, d) => `cannot write ${d}: it is a folder, not a file`,
+    },
+    {
+      name: "--output lies under a file",
+      argv: (f) => ["epirec-eval", "--rankings", rankings(), "--output", join(f, "r.json")],
+      says: (f) => `${f} is a file, not a folder`,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -611,7 +757,11 @@ describe("a path that cannot be written is named with the fix (exit 1, nothing w
 describe("pnpm bench all without the model (issue 12)", () => {
   it("offline: fails before writing anything, naming the model, the places searched and the hashing-only fallback", () => {
     const out = freshDir("no-model");
-    const r = spawnCli(["all", "--out", out], { ...env, PERSODE_OFFLINE: "1", PERSODE_DATA_DIR: freshDir("empty-cache"), PERSODE_MODEL_DIR: "", PERSODE_MODEL_MIRROR: "" }, root);
+    const r = spawnCli(
+      ["all", "--out", out],
+      { ...env, PERSODE_OFFLINE: "1", PERSODE_DATA_DIR: freshDir("empty-cache"), PERSODE_MODEL_DIR: "", PERSODE_MODEL_MIRROR: "" },
+      root,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("embedding model Xenova/all-MiniLM-L6-v2");
     expect(r.stderr).toContain("PERSODE_OFFLINE is set");
@@ -622,7 +772,11 @@ describe("pnpm bench all without the model (issue 12)", () => {
 
   it("--embedder hashing needs no model", () => {
     const out = freshDir("hashing-only");
-    const r = spawnCli(["exp6", "--embedder", "hashing", "--out", out], { ...env, PERSODE_OFFLINE: "1", PERSODE_DATA_DIR: freshDir("empty-cache") }, root);
+    const r = spawnCli(
+      ["exp6", "--embedder", "hashing", "--out", out],
+      { ...env, PERSODE_OFFLINE: "1", PERSODE_DATA_DIR: freshDir("empty-cache") },
+      root,
+    );
     expect(r.code).toBe(0);
     expect(Object.keys(json(join(out, "exp6_epirec.json")).runs as object)).toEqual(["hashing"]);
   });

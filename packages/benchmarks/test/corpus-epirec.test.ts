@@ -54,7 +54,9 @@ function withEpiRecHeader(text: string, benchmark: string, sha: string, epirec: 
   const json = JSON.parse(text) as { benchmark: string; data_sha256: string };
   expect(json.benchmark).toBe(benchmark);
   expect(json.data_sha256).toBe(sha);
-  return text.replace(`"benchmark": ${JSON.stringify(benchmark)}`, `"benchmark": "EpiRec v1.0"`).replace(`"data_sha256": "${sha}"`, `"data_sha256": "${epirec.sha256}"`);
+  return text
+    .replace(`"benchmark": ${JSON.stringify(benchmark)}`, `"benchmark": "EpiRec v1.0"`)
+    .replace(`"data_sha256": "${sha}"`, `"data_sha256": "${epirec.sha256}"`);
 }
 
 describe("pnpm bench corpus on EpiRec v1.0 converted to CSV equals Exp. 6", () => {
@@ -75,7 +77,19 @@ describe("pnpm bench corpus on EpiRec v1.0 converted to CSV equals Exp. 6", () =
     writeFileSync(join(dir, "probes.csv"), csv.probes, "utf8");
     csvSha = createHash("sha256").update(csv.episodes, "utf8").update(csv.probes, "utf8").digest("hex");
     exp6 = await runEpisodic(epirec, new HashingEmbedder(), { seed: DEFAULT_SEED, samples: DEFAULT_SAMPLES }, "exp6");
-    run = await runBench(["corpus", "--episodes", join(dir, "episodes.csv"), "--probes", join(dir, "probes.csv"), "--now", epirec.referenceNow, "--name", NAME, "--out", out]);
+    run = await runBench([
+      "corpus",
+      "--episodes",
+      join(dir, "episodes.csv"),
+      "--probes",
+      join(dir, "probes.csv"),
+      "--now",
+      epirec.referenceNow,
+      "--name",
+      NAME,
+      "--out",
+      out,
+    ]);
     if (run.code === 0) results = JSON.parse(readFileSync(join(out, `corpus_${NAME}.json`), "utf8"));
   }, 180_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,14 +107,28 @@ describe("pnpm bench corpus on EpiRec v1.0 converted to CSV equals Exp. 6", () =
     const slugs = exp6.outputs.map((o) => o.strategy.slug);
     expect(slugs).toEqual([...ALL_SLUGS]); // the paper's five, then the extended set
     expect(listTree(out)).toEqual(
-      [`corpus_${NAME}.json`, `corpus_${NAME}_extended.json`, `corpus_${NAME}_rankings`, ...slugs.flatMap((s) => [`corpus_${NAME}_rankings/hashing_${s}.jsonl`, `corpus_${NAME}_rankings/hashing_${s}.official.json`])].sort(),
+      [
+        `corpus_${NAME}.json`,
+        `corpus_${NAME}_extended.json`,
+        `corpus_${NAME}_rankings`,
+        ...slugs.flatMap((s) => [`corpus_${NAME}_rankings/hashing_${s}.jsonl`, `corpus_${NAME}_rankings/hashing_${s}.official.json`]),
+      ].sort(),
     );
     expect(results.warnings).toEqual([]);
-    expect(results.benchmark).toMatchObject({ name: NAME, probes: 504, personas: 12, episodes: 168, reference_now: epirec.referenceNow, data_sha256: csvSha });
+    expect(results.benchmark).toMatchObject({
+      name: NAME,
+      probes: 504,
+      personas: 12,
+      episodes: 168,
+      reference_now: epirec.referenceNow,
+      data_sha256: csvSha,
+    });
   });
 
   it("writes the extended results with exactly Exp. 6's extended numbers", () => {
-    const ext = JSON.parse(readFileSync(join(out, `corpus_${NAME}_extended.json`), "utf8")) as { runs: { hashing: { strategies: Record<string, unknown> } } };
+    const ext = JSON.parse(readFileSync(join(out, `corpus_${NAME}_extended.json`), "utf8")) as {
+      runs: { hashing: { strategies: Record<string, unknown> } };
+    };
     const strategies = ext.runs.hashing.strategies;
     expect(Object.keys(strategies).length).toBeGreaterThan(5);
     expect(strategies).toEqual(JSON.parse(JSON.stringify(exp6.extended.strategies)));
@@ -129,11 +157,16 @@ describe("pnpm bench corpus on EpiRec v1.0 converted to CSV equals Exp. 6", () =
   });
 
   it("matches the published Exp. 6 hashing numbers", () => {
-    const reference = (JSON.parse(readFileSync(REFERENCE, "utf8")) as { runs: { hashing: { strategies: Record<string, Record<string, unknown>>; gate: unknown } } }).runs.hashing;
+    const reference = (
+      JSON.parse(readFileSync(REFERENCE, "utf8")) as {
+        runs: { hashing: { strategies: Record<string, Record<string, unknown>>; gate: unknown } };
+      }
+    ).runs.hashing;
     const mine = results.runs.hashing as { strategies: Record<string, Record<string, unknown>>; gate: unknown };
     expect(Object.keys(mine.strategies)).toEqual(Object.keys(reference.strategies));
     for (const [strategy, expected] of Object.entries(reference.strategies)) {
-      for (const [group, value] of Object.entries(expected)) expect(mine.strategies[strategy]![group], `${strategy} ${group}`).toEqual(value);
+      for (const [group, value] of Object.entries(expected))
+        expect(mine.strategies[strategy]![group], `${strategy} ${group}`).toEqual(value);
     }
     expect(mine.gate).toEqual(reference.gate);
     const overall = (s: string) => (mine.strategies[s]!.overall as { r3: number }).r3;

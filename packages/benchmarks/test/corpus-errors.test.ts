@@ -24,17 +24,94 @@ interface BadCase {
 }
 
 const CASES: BadCase[] = [
-  { name: "missing column in episodes.csv", episodes: bad("missing-column.episodes.csv"), probes: BASE_PROBES, file: bad("missing-column.episodes.csv"), line: 1, message: "missing column date_time" },
-  { name: "missing column in probes.csv", episodes: BASE_EPISODES, probes: bad("missing-column.probes.csv"), file: bad("missing-column.probes.csv"), line: 1, message: "missing column type" },
-  { name: "duplicate episode id", episodes: bad("duplicate-episode.episodes.csv"), probes: BASE_PROBES, file: bad("duplicate-episode.episodes.csv"), line: 11, message: 'duplicate episode_id "a2" (first at line 3)' },
-  { name: "duplicate probe id", episodes: BASE_EPISODES, probes: bad("duplicate-probe.probes.csv"), file: bad("duplicate-probe.probes.csv"), line: 10, message: 'duplicate probe_id "b1-f" (first at line 6)' },
-  { name: "probe targeting an unknown episode", episodes: BASE_EPISODES, probes: bad("unknown-episode.probes.csv"), file: bad("unknown-episode.probes.csv"), line: 10, message: 'target episode_id "b9" does not exist' },
-  { name: "probe of an unknown persona", episodes: BASE_EPISODES, probes: bad("unknown-persona.probes.csv"), file: bad("unknown-persona.probes.csv"), line: 10, message: 'persona_id "c" has no episodes' },
-  { name: "probe targeting another persona's episode", episodes: BASE_EPISODES, probes: bad("foreign-target.probes.csv"), file: bad("foreign-target.probes.csv"), line: 10, message: 'target episode_id "b2" belongs to persona "b"' },
-  { name: "unparseable date", episodes: bad("bad-date.episodes.csv"), probes: BASE_PROBES, file: bad("bad-date.episodes.csv"), line: 7, message: 'unparseable date_time "8th of January 2025"' },
-  { name: "empty text", episodes: bad("empty-text.episodes.csv"), probes: BASE_PROBES, file: bad("empty-text.episodes.csv"), line: 9, message: "empty text" },
-  { name: "probes.csv with only a header row", episodes: BASE_EPISODES, probes: bad("header-only.probes.csv"), file: bad("header-only.probes.csv"), line: 1, message: "only a header row, no probe rows" },
-  { name: "empty query", episodes: BASE_EPISODES, probes: bad("empty-query.probes.csv"), file: bad("empty-query.probes.csv"), line: 7, message: "empty query" },
+  {
+    name: "missing column in episodes.csv",
+    episodes: bad("missing-column.episodes.csv"),
+    probes: BASE_PROBES,
+    file: bad("missing-column.episodes.csv"),
+    line: 1,
+    message: "missing column date_time",
+  },
+  {
+    name: "missing column in probes.csv",
+    episodes: BASE_EPISODES,
+    probes: bad("missing-column.probes.csv"),
+    file: bad("missing-column.probes.csv"),
+    line: 1,
+    message: "missing column type",
+  },
+  {
+    name: "duplicate episode id",
+    episodes: bad("duplicate-episode.episodes.csv"),
+    probes: BASE_PROBES,
+    file: bad("duplicate-episode.episodes.csv"),
+    line: 11,
+    message: 'duplicate episode_id "a2" (first at line 3)',
+  },
+  {
+    name: "duplicate probe id",
+    episodes: BASE_EPISODES,
+    probes: bad("duplicate-probe.probes.csv"),
+    file: bad("duplicate-probe.probes.csv"),
+    line: 10,
+    message: 'duplicate probe_id "b1-f" (first at line 6)',
+  },
+  {
+    name: "probe targeting an unknown episode",
+    episodes: BASE_EPISODES,
+    probes: bad("unknown-episode.probes.csv"),
+    file: bad("unknown-episode.probes.csv"),
+    line: 10,
+    message: 'target episode_id "b9" does not exist',
+  },
+  {
+    name: "probe of an unknown persona",
+    episodes: BASE_EPISODES,
+    probes: bad("unknown-persona.probes.csv"),
+    file: bad("unknown-persona.probes.csv"),
+    line: 10,
+    message: 'persona_id "c" has no episodes',
+  },
+  {
+    name: "probe targeting another persona's episode",
+    episodes: BASE_EPISODES,
+    probes: bad("foreign-target.probes.csv"),
+    file: bad("foreign-target.probes.csv"),
+    line: 10,
+    message: 'target episode_id "b2" belongs to persona "b"',
+  },
+  {
+    name: "unparseable date",
+    episodes: bad("bad-date.episodes.csv"),
+    probes: BASE_PROBES,
+    file: bad("bad-date.episodes.csv"),
+    line: 7,
+    message: 'unparseable date_time "8th of January 2025"',
+  },
+  {
+    name: "empty text",
+    episodes: bad("empty-text.episodes.csv"),
+    probes: BASE_PROBES,
+    file: bad("empty-text.episodes.csv"),
+    line: 9,
+    message: "empty text",
+  },
+  {
+    name: "probes.csv with only a header row",
+    episodes: BASE_EPISODES,
+    probes: bad("header-only.probes.csv"),
+    file: bad("header-only.probes.csv"),
+    line: 1,
+    message: "only a header row, no probe rows",
+  },
+  {
+    name: "empty query",
+    episodes: BASE_EPISODES,
+    probes: bad("empty-query.probes.csv"),
+    file: bad("empty-query.probes.csv"),
+    line: 7,
+    message: "empty query",
+  },
 ];
 
 describe("pnpm bench corpus rejects bad corpora with file and line, writing nothing", () => {
@@ -71,9 +148,21 @@ describe("pnpm bench corpus rejects bad corpora with file and line, writing noth
     const ok = await runBench(["corpus", "--episodes", BASE_EPISODES, "--probes", BASE_PROBES, "--name", "diary", "--out", out]);
     expect(ok.code).toBe(0);
     const before = listTree(out).map((f) => [f, f.endsWith(".json") || f.endsWith(".jsonl") ? readFileSync(join(out, f), "utf8") : ""]);
-    const failed = await runBench(["corpus", "--episodes", bad("duplicate-episode.episodes.csv"), "--probes", BASE_PROBES, "--name", "diary", "--out", out]);
+    const failed = await runBench([
+      "corpus",
+      "--episodes",
+      bad("duplicate-episode.episodes.csv"),
+      "--probes",
+      BASE_PROBES,
+      "--name",
+      "diary",
+      "--out",
+      out,
+    ]);
     expect(failed.code).toBe(1);
-    expect(listTree(out).map((f) => [f, f.endsWith(".json") || f.endsWith(".jsonl") ? readFileSync(join(out, f), "utf8") : ""])).toEqual(before);
+    expect(listTree(out).map((f) => [f, f.endsWith(".json") || f.endsWith(".jsonl") ? readFileSync(join(out, f), "utf8") : ""])).toEqual(
+      before,
+    );
   });
 
   it("a write that fails part-way publishes nothing: the earlier results stay as they were", async () => {
@@ -86,7 +175,19 @@ describe("pnpm bench corpus rejects bad corpora with file and line, writing noth
     mkdirSync(join(out, "corpus_diary_extended.json", "blocker"), { recursive: true });
     const snapshot = () => listTree(out).map((f) => [f, statSync(join(out, f)).isFile() ? readFileSync(join(out, f), "utf8") : "(folder)"]);
     const before = snapshot();
-    const failed = await runBench(["corpus", "--episodes", BASE_EPISODES, "--probes", BASE_PROBES, "--name", "diary", "--seed", "7", "--out", out]);
+    const failed = await runBench([
+      "corpus",
+      "--episodes",
+      BASE_EPISODES,
+      "--probes",
+      BASE_PROBES,
+      "--name",
+      "diary",
+      "--seed",
+      "7",
+      "--out",
+      out,
+    ]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(join(out, "corpus_diary_extended.json"));
     expect(failed.stderr).not.toContain("staging");
@@ -120,17 +221,32 @@ describe("pnpm bench corpus warns about personas with 3 or fewer episodes", () =
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("prints a warning on stderr, still runs, and records the warning in the results", async () => {
-    const run = await runBench(["corpus", "--episodes", join(FIXTURES, "warn", "episodes.csv"), "--probes", join(FIXTURES, "warn", "probes.csv"), "--name", "warn", "--out", out]);
+    const run = await runBench([
+      "corpus",
+      "--episodes",
+      join(FIXTURES, "warn", "episodes.csv"),
+      "--probes",
+      join(FIXTURES, "warn", "probes.csv"),
+      "--name",
+      "warn",
+      "--out",
+      out,
+    ]);
     expect(run.code).toBe(0);
     const warnings = run.stderr.split("\n").filter((l) => l !== "");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^warning: persona "c" has only 2 episodes; .*recall@3/);
     expect(run.stdout).toContain('corpus "warn": 3 personas, 10 episodes, 10 probes');
-    const results = JSON.parse(readFileSync(join(out, "corpus_warn.json"), "utf8")) as { warnings: string[]; benchmark: { personas: number } };
+    const results = JSON.parse(readFileSync(join(out, "corpus_warn.json"), "utf8")) as {
+      warnings: string[];
+      benchmark: { personas: number };
+    };
     expect(results.warnings).toEqual([warnings[0]!.slice("warning: ".length)]);
     expect(results.benchmark.personas).toBe(3);
     for (const slug of ["fused_persode", "gated_persode", "recency-only", "salience-only", "similarity-only"]) {
-      const lines = readFileSync(join(out, "corpus_warn_rankings", `hashing_${slug}.jsonl`), "utf8").trimEnd().split("\n");
+      const lines = readFileSync(join(out, "corpus_warn_rankings", `hashing_${slug}.jsonl`), "utf8")
+        .trimEnd()
+        .split("\n");
       expect(lines).toHaveLength(10);
       // persona c's rankings hold its own two episodes only
       for (const l of lines.map((x) => JSON.parse(x) as { persona_id: string; ranked_episode_ids: string[] })) {

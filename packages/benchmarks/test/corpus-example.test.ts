@@ -26,7 +26,10 @@ const SLUGS: Record<string, string> = {
 };
 
 type Metrics = { r3: number; r1: number; mrr: number };
-type StrategyResult = Record<string, unknown> & { overall: Metrics; reflective_recall3_by_band: Record<string, { recall: number; n: number }> };
+type StrategyResult = Record<string, unknown> & {
+  overall: Metrics;
+  reflective_recall3_by_band: Record<string, { recall: number; n: number }>;
+};
 interface Results {
   benchmark: Record<string, unknown>;
   runs: { hashing: { strategies: Record<string, StrategyResult>; gate: { reflective_fused_fraction: number } } };
@@ -35,7 +38,9 @@ interface Results {
 
 /** Data lines of a CSV file whose records are one line each (true of the example corpus). */
 function dataLines(path: string): string[] {
-  const lines = readFileSync(path, "utf8").split(/\r?\n/).filter((l) => l !== "");
+  const lines = readFileSync(path, "utf8")
+    .split(/\r?\n/)
+    .filter((l) => l !== "");
   return lines.slice(1);
 }
 
@@ -79,7 +84,12 @@ describe("pnpm bench corpus on the example journal corpus", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('corpus "episodes": 3 personas, 17 episodes, 45 probes');
     expect(listTree(out)).toEqual(
-      ["corpus_episodes.json", "corpus_episodes_extended.json", "corpus_episodes_rankings", ...ALL_SLUGS.flatMap((s) => [`corpus_episodes_rankings/hashing_${s}.jsonl`, `corpus_episodes_rankings/hashing_${s}.official.json`])].sort(),
+      [
+        "corpus_episodes.json",
+        "corpus_episodes_extended.json",
+        "corpus_episodes_rankings",
+        ...ALL_SLUGS.flatMap((s) => [`corpus_episodes_rankings/hashing_${s}.jsonl`, `corpus_episodes_rankings/hashing_${s}.official.json`]),
+      ].sort(),
     );
     expect(results.warnings).toEqual([]);
   });
@@ -88,7 +98,13 @@ describe("pnpm bench corpus on the example journal corpus", () => {
     expect(results.benchmark).toMatchObject(expected.benchmark);
     expect(results.runs.hashing).toEqual(expected.runs.hashing);
     const overall = Object.fromEntries(Object.entries(results.runs.hashing.strategies).map(([k, v]) => [k, v.overall.r3]));
-    expect(overall).toEqual({ "recency-only": 0.533, "similarity-only": 0.756, "salience-only": 0.511, "fused (Persode)": 0.756, "gated (Persode)": 0.778 });
+    expect(overall).toEqual({
+      "recency-only": 0.533,
+      "similarity-only": 0.756,
+      "salience-only": 0.511,
+      "fused (Persode)": 0.756,
+      "gated (Persode)": 0.778,
+    });
     expect(results.runs.hashing.gate.reflective_fused_fraction).toBe(0.1429);
   });
 
@@ -98,7 +114,10 @@ describe("pnpm bench corpus on the example journal corpus", () => {
     const latest = Math.max(...readEpisodes().map((e) => e.ms));
     expect(Date.parse(results.benchmark.reference_now as string)).toBe(latest + 86_400_000);
     for (const slug of Object.values(SLUGS)) {
-      const official = JSON.parse(readFileSync(join(out, "corpus_episodes_rankings", `hashing_${slug}.official.json`), "utf8")) as { benchmark: string; data_sha256: string };
+      const official = JSON.parse(readFileSync(join(out, "corpus_episodes_rankings", `hashing_${slug}.official.json`), "utf8")) as {
+        benchmark: string;
+        data_sha256: string;
+      };
       expect(official.benchmark).toBe("episodes");
       expect(official.data_sha256).toBe(sha);
     }
@@ -113,11 +132,17 @@ describe("pnpm bench corpus on the example journal corpus", () => {
     expect(probes.size).toBe(45);
 
     for (const [key, slug] of Object.entries(SLUGS)) {
-      const lines = readFileSync(join(out, "corpus_episodes_rankings", `hashing_${slug}.jsonl`), "utf8").trimEnd().split("\n");
+      const lines = readFileSync(join(out, "corpus_episodes_rankings", `hashing_${slug}.jsonl`), "utf8")
+        .trimEnd()
+        .split("\n");
       expect(lines).toHaveLength(probes.size);
       const ranks: { type: string; target: string; rank: number }[] = [];
       for (const line of lines) {
-        const { persona_id, probe_id, ranked_episode_ids: ids } = JSON.parse(line) as { persona_id: string; probe_id: string; ranked_episode_ids: string[] };
+        const {
+          persona_id,
+          probe_id,
+          ranked_episode_ids: ids,
+        } = JSON.parse(line) as { persona_id: string; probe_id: string; ranked_episode_ids: string[] };
         const probe = probes.get(probe_id)!;
         expect(probe.persona).toBe(persona_id);
         expect([...ids].sort()).toEqual([...byPersona.get(persona_id)!].sort()); // a full permutation of the persona's episodes
@@ -143,7 +168,9 @@ describe("pnpm bench corpus on the example journal corpus", () => {
       for (const s of Object.values(strata)) s.recall = pyRound(s.recall / s.n, 3);
       expect(reported.reflective_recall3_by_band, key).toEqual(strata);
 
-      const official = JSON.parse(readFileSync(join(out, "corpus_episodes_rankings", `hashing_${slug}.official.json`), "utf8")) as { overall: { n: number; "recall@3": number; mrr: number } };
+      const official = JSON.parse(readFileSync(join(out, "corpus_episodes_rankings", `hashing_${slug}.official.json`), "utf8")) as {
+        overall: { n: number; "recall@3": number; mrr: number };
+      };
       expect(official.overall.n).toBe(45);
       expect(official.overall["recall@3"]).toBe(pyRound(meanOf(ranks.map((r) => (r.rank <= 3 ? 1 : 0))), 4));
       expect(official.overall.mrr).toBe(pyRound(meanOf(ranks.map((r) => 1 / r.rank)), 4));
@@ -152,10 +179,15 @@ describe("pnpm bench corpus on the example journal corpus", () => {
 
   it("recency-only ranks each persona's episodes newest first (zoned and zoneless times alike)", () => {
     const episodes = readEpisodes();
-    const lines = readFileSync(join(out, "corpus_episodes_rankings", "hashing_recency-only.jsonl"), "utf8").trimEnd().split("\n");
+    const lines = readFileSync(join(out, "corpus_episodes_rankings", "hashing_recency-only.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n");
     for (const line of lines) {
       const { persona_id, ranked_episode_ids } = JSON.parse(line) as { persona_id: string; ranked_episode_ids: string[] };
-      const newestFirst = episodes.filter((e) => e.persona === persona_id).sort((a, b) => b.ms - a.ms).map((e) => e.id);
+      const newestFirst = episodes
+        .filter((e) => e.persona === persona_id)
+        .sort((a, b) => b.ms - a.ms)
+        .map((e) => e.id);
       expect(ranked_episode_ids).toEqual(newestFirst);
     }
   });
@@ -173,7 +205,14 @@ describe("pnpm bench corpus names the run by the model in both files", () => {
       async create() {
         const inner = new HashingEmbedder();
         const model = { id: "persode/keyed-test-model", revision: "r1", dtype: "fp32" };
-        return { name: "corpus-keyed-hash", id: `keyed:${inner.id}`, dim: inner.dim, model, embed: (text: string) => inner.embed(text), embedBatch: (texts: string[]) => inner.embedBatch(texts) };
+        return {
+          name: "corpus-keyed-hash",
+          id: `keyed:${inner.id}`,
+          dim: inner.dim,
+          model,
+          embed: (text: string) => inner.embed(text),
+          embedBatch: (texts: string[]) => inner.embedBatch(texts),
+        };
       },
     });
     out = mkdtempSync(join(tmpdir(), "persode-corpus-keyed-"));

@@ -47,28 +47,42 @@ describe("model declarations", () => {
     }
     // The jar carries the rest, each entry into a declared file.
     for (const path of Object.values(m.maven!.entries)) expect(paths).toContain(path);
-    expect(new Set([...Object.values(m.maven!.entries), ...m.files.filter((f) => !Object.values(m.maven!.entries).includes(f.path)).map((f) => f.path)])).toEqual(new Set(paths));
+    expect(
+      new Set([
+        ...Object.values(m.maven!.entries),
+        ...m.files.filter((f) => !Object.values(m.maven!.entries).includes(f.path)).map((f) => f.path),
+      ]),
+    ).toEqual(new Set(paths));
   });
 
   it("the model authors' role prefixes: none for MiniLM, BGE's instruction on queries only, E5's query:/passage:", () => {
     expect(MINILM_MODEL.prefixes).toEqual({ query: "", document: "" });
-    expect(declaredModel("bge-small-en-v1.5")!.prefixes).toEqual({ query: "Represent this sentence for searching relevant passages: ", document: "" });
+    expect(declaredModel("bge-small-en-v1.5")!.prefixes).toEqual({
+      query: "Represent this sentence for searching relevant passages: ",
+      document: "",
+    });
     expect(declaredModel("e5-small-v2")!.prefixes).toEqual({ query: "query: ", document: "passage: " });
     expect(declaredModel("bge-small-en-v1.5")!.pooling).toBe("cls");
   });
 
   it("all-MiniLM-L6-v2 keeps the embedder id its committed runs record, and the run key and embedder name of the paper's runs", () => {
-    const file = JSON.parse(readFileSync(join(RESULTS, "exp5_locomo.json"), "utf8")) as { runs: Record<string, { embedder: { id: string; name: string } }> };
+    const file = JSON.parse(readFileSync(join(RESULTS, "exp5_locomo.json"), "utf8")) as {
+      runs: Record<string, { embedder: { id: string; name: string } }>;
+    };
     const m = MINILM_MODEL;
-    expect(file.runs["all-MiniLM-L6-v2"]!.embedder.id).toBe(`minilm:${m.id}@${m.revision}:${m.dtype}:len${m.maxWordPieces}:${m.fingerprint}:d${m.dimensions}`);
+    expect(file.runs["all-MiniLM-L6-v2"]!.embedder.id).toBe(
+      `minilm:${m.id}@${m.revision}:${m.dtype}:len${m.maxWordPieces}:${m.fingerprint}:d${m.dimensions}`,
+    );
     expect(file.runs["all-MiniLM-L6-v2"]!.embedder.name).toBe(declaredEmbedderName(m));
     expect(runKey({ model: { id: m.id, revision: m.revision, dtype: m.dtype } }, "minilm")).toBe("all-MiniLM-L6-v2");
   });
 
   it("every model `pnpm bench all` runs has its runs in the committed extended and Exp. 7 files (a model joins bench all with its results)", () => {
-    const runsOf = (f: string) => Object.keys((JSON.parse(readFileSync(join(RESULTS, f), "utf8")) as { runs: Record<string, unknown> }).runs);
+    const runsOf = (f: string) =>
+      Object.keys((JSON.parse(readFileSync(join(RESULTS, f), "utf8")) as { runs: Record<string, unknown> }).runs);
     for (const m of DECLARED_MODELS.filter((m) => m.paper || m.inBenchAll)) {
-      for (const f of ["exp5_locomo_extended.json", "exp5_locomo_audited.json", "exp6_epirec_extended.json", "exp7_estimators.json"]) expect(runsOf(f), `${f} ${m.name}`).toContain(m.name);
+      for (const f of ["exp5_locomo_extended.json", "exp5_locomo_audited.json", "exp6_epirec_extended.json", "exp7_estimators.json"])
+        expect(runsOf(f), `${f} ${m.name}`).toContain(m.name);
     }
   });
 
@@ -86,24 +100,32 @@ const availability = await Promise.all(DECLARED_MODELS.map((m) => provisionModel
   () => undefined,
   (e: Error) => e.message,
 );
-if (availability && !inCi) process.stderr.write(`declared-model checks on the files skipped — not every model is provisioned here (pnpm model fetch --all):\n${availability}\n`);
+if (availability && !inCi)
+  process.stderr.write(
+    `declared-model checks on the files skipped — not every model is provisioned here (pnpm model fetch --all):\n${availability}\n`,
+  );
 
 describe.skipIf(availability !== undefined && !inCi)("declared models on their provisioned files", () => {
-  it.each(DECLARED_MODELS.map((m) => [m.name, m] as const))("%s: the declared fingerprint is the files' own; the built embedder carries the declaration", async (_, m: PinnedModel) => {
-    if (availability) throw new Error(`CI must provision every declared model (\`pnpm model fetch --all\`) before the tests:\n${availability}`);
-    const p = await provisionModel({ model: m, offline: true });
-    expect(await modelFingerprint(p.dir, m.dtype)).toBe(m.fingerprint);
-    const { embedder, key } = await buildEmbedder(m.name, { offline: true });
-    try {
-      expect(key).toBe(m.name);
-      expect(embedder.name).toBe(declaredEmbedderName(m));
-      expect(embedder.dim).toBe(m.dimensions);
-      expect(embedder.model).toEqual({ id: m.id, revision: m.revision, dtype: m.dtype });
-      expect(embedder.prefixes).toEqual(m.prefixes);
-      expect(embedder.id).toContain(`:len${m.maxWordPieces}:${m.fingerprint}:d${m.dimensions}`);
-      expect(embedder.id.endsWith(m.pooling === "cls" ? ":cls" : `:d${m.dimensions}`)).toBe(true);
-    } finally {
-      await embedder.dispose?.();
-    }
-  }, 120_000);
+  it.each(DECLARED_MODELS.map((m) => [m.name, m] as const))(
+    "%s: the declared fingerprint is the files' own; the built embedder carries the declaration",
+    async (_, m: PinnedModel) => {
+      if (availability)
+        throw new Error(`CI must provision every declared model (\`pnpm model fetch --all\`) before the tests:\n${availability}`);
+      const p = await provisionModel({ model: m, offline: true });
+      expect(await modelFingerprint(p.dir, m.dtype)).toBe(m.fingerprint);
+      const { embedder, key } = await buildEmbedder(m.name, { offline: true });
+      try {
+        expect(key).toBe(m.name);
+        expect(embedder.name).toBe(declaredEmbedderName(m));
+        expect(embedder.dim).toBe(m.dimensions);
+        expect(embedder.model).toEqual({ id: m.id, revision: m.revision, dtype: m.dtype });
+        expect(embedder.prefixes).toEqual(m.prefixes);
+        expect(embedder.id).toContain(`:len${m.maxWordPieces}:${m.fingerprint}:d${m.dimensions}`);
+        expect(embedder.id.endsWith(m.pooling === "cls" ? ":cls" : `:d${m.dimensions}`)).toBe(true);
+      } finally {
+        await embedder.dispose?.();
+      }
+    },
+    120_000,
+  );
 });

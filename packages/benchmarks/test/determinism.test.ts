@@ -31,7 +31,11 @@ function resultFiles(dir: string): string[] {
 }
 
 /** Every `ci95` interval of a results object by JSON path, and a copy with the intervals removed. */
-function splitIntervals(value: unknown, path = "$", found = new Map<string, [number, number]>()): { rest: unknown; intervals: Map<string, [number, number]> } {
+function splitIntervals(
+  value: unknown,
+  path = "$",
+  found = new Map<string, [number, number]>(),
+): { rest: unknown; intervals: Map<string, [number, number]> } {
   const walk = (v: unknown, at: string): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${at}[${i}]`));
     if (v === null || typeof v !== "object") return v;
@@ -141,7 +145,9 @@ describe("two runs of exp3, exp5 and exp6 (needs the pinned datasets)", () => {
     const file = json(dir, "exp5_locomo_audited.json");
     const runs = file.runs as Record<string, { strategies: object; questions: object }>;
     expect(Object.keys(runs)).toEqual(["hashing", "hashing128"]);
-    expect(JSON.stringify(runs.hashing)).toBe(JSON.stringify((json(a, "exp5_locomo_audited.json").runs as Record<string, unknown>).hashing));
+    expect(JSON.stringify(runs.hashing)).toBe(
+      JSON.stringify((json(a, "exp5_locomo_audited.json").runs as Record<string, unknown>).hashing),
+    );
     expect(Object.keys(runs.hashing128!.strategies)).toEqual(extendedStrategies().map((s) => s.key)); // every strategy Exp. 5 ranked
     expect(runs.hashing128!.questions).toEqual(runs.hashing!.questions);
     expect(file.meta).toMatchObject({ embedders: ["hashing", "hashing128"], generated_by: "pnpm bench exp5 --embedder hashing128" });

@@ -37,8 +37,14 @@ describe("pnpm embed", () => {
     writeFileSync(input, "hello\n");
     const cases: [string[], RegExp][] = [
       [["--model", "e5-small-v2"], /missing --role, --input, --output/],
-      [["--model", "acme/other", "--role", "query", "--input", input, "--output", output], /unknown model "acme\/other"; declared: all-MiniLM-L6-v2, bge-small-en-v1.5, e5-small-v2/],
-      [["--model", "e5-small-v2", "--role", "passage", "--input", input, "--output", output], /--role must be query or document, got "passage"/],
+      [
+        ["--model", "acme/other", "--role", "query", "--input", input, "--output", output],
+        /unknown model "acme\/other"; declared: all-MiniLM-L6-v2, bge-small-en-v1.5, e5-small-v2/,
+      ],
+      [
+        ["--model", "e5-small-v2", "--role", "passage", "--input", input, "--output", output],
+        /--role must be query or document, got "passage"/,
+      ],
       [["--model", "e5-small-v2", "--role", "query", "--input", input, "--output", input], /--output is the input file itself/],
       [["--modle", "x"], /Unknown option/],
     ];
@@ -52,7 +58,16 @@ describe("pnpm embed", () => {
 
   it("a missing input file is an error naming it", async () => {
     dir = mkdtempSync(join(tmpdir(), "persode-embed-"));
-    const r = await run(["--model", "all-MiniLM-L6-v2", "--role", "document", "--input", join(dir, "nope.txt"), "--output", join(dir, "out.jsonl")]);
+    const r = await run([
+      "--model",
+      "all-MiniLM-L6-v2",
+      "--role",
+      "document",
+      "--input",
+      join(dir, "nope.txt"),
+      "--output",
+      join(dir, "out.jsonl"),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`cannot read --input ${join(dir, "nope.txt")}`);
     expect(existsSync(join(dir, "out.jsonl"))).toBe(false);

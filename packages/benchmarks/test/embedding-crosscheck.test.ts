@@ -29,7 +29,10 @@ const availability = await Promise.all(DECLARED_MODELS.map((m) => provisionModel
   () => undefined,
   (e: Error) => e.message,
 );
-if (availability && !inCi) process.stderr.write(`langchain4j cross-check skipped — not every model is provisioned here (pnpm model fetch --all):\n${availability}\n`);
+if (availability && !inCi)
+  process.stderr.write(
+    `langchain4j cross-check skipped — not every model is provisioned here (pnpm model fetch --all):\n${availability}\n`,
+  );
 
 describe("the fixture", () => {
   it("covers every declared model, each role whose prefix differs, and texts of every kind", () => {
@@ -49,18 +52,29 @@ describe("the fixture", () => {
 });
 
 describe.skipIf(availability !== undefined && !inCi)("vectors agree with langchain4j's (cosine ≥ 0.9999 per vector)", () => {
-  it.each(DECLARED_MODELS.map((m) => [m.name] as const))("%s", async (name) => {
-    if (availability) throw new Error(`CI must provision every declared model (\`pnpm model fetch --all\`) before the tests:\n${availability}`);
-    const { embedder } = await buildEmbedder(name, { offline: true });
-    try {
-      for (const [role, expected] of Object.entries(FIXTURE.models[name]!) as [EmbedRole, { texts: number[]; vectors: number[][] }][]) {
-        const ours = await embedder.embedBatch(expected.texts.map((i) => FIXTURE.texts[i]!), role);
-        const cosines = ours.map((v, k) => cosine(v, expected.vectors[k]!));
-        const worst = Math.min(...cosines);
-        expect(worst, `${name} ${role}: worst text ${JSON.stringify(FIXTURE.texts[expected.texts[cosines.indexOf(worst)]!]!.slice(0, 60))}`).toBeGreaterThanOrEqual(MIN_COSINE);
+  it.each(DECLARED_MODELS.map((m) => [m.name] as const))(
+    "%s",
+    async (name) => {
+      if (availability)
+        throw new Error(`CI must provision every declared model (\`pnpm model fetch --all\`) before the tests:\n${availability}`);
+      const { embedder } = await buildEmbedder(name, { offline: true });
+      try {
+        for (const [role, expected] of Object.entries(FIXTURE.models[name]!) as [EmbedRole, { texts: number[]; vectors: number[][] }][]) {
+          const ours = await embedder.embedBatch(
+            expected.texts.map((i) => FIXTURE.texts[i]!),
+            role,
+          );
+          const cosines = ours.map((v, k) => cosine(v, expected.vectors[k]!));
+          const worst = Math.min(...cosines);
+          expect(
+            worst,
+            `${name} ${role}: worst text ${JSON.stringify(FIXTURE.texts[expected.texts[cosines.indexOf(worst)]!]!.slice(0, 60))}`,
+          ).toBeGreaterThanOrEqual(MIN_COSINE);
+        }
+      } finally {
+        await embedder.dispose?.();
       }
-    } finally {
-      await embedder.dispose?.();
-    }
-  }, 300_000);
+    },
+    300_000,
+  );
 });

@@ -13,7 +13,13 @@ describe("exactLogHalfInteger", () => {
     }
     expect(differs).toBeGreaterThan(0);
     // CPython 3.11 `math.log(x)` (glibc 2.36, repr) where V8's Math.log gives the neighbouring double.
-    const cpython: [number, number][] = [[23.5, 3.1570004211501135], [41.5, 3.7256934272366524], [46.5, 3.8394523125933104], [49.5, 3.901972669574645], [78.5, 4.363098624788363]];
+    const cpython: [number, number][] = [
+      [23.5, 3.1570004211501135],
+      [41.5, 3.7256934272366524],
+      [46.5, 3.8394523125933104],
+      [49.5, 3.901972669574645],
+      [78.5, 4.363098624788363],
+    ];
     for (const [x, v] of cpython) {
       expect(exactLogHalfInteger(x)).toBe(v);
       expect(Math.log(x)).not.toBe(v);

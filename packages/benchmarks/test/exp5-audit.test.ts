@@ -5,15 +5,40 @@ import { describe, expect, it } from "vitest";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "../src/experiments/exp5-audit.js";
 import { runExp5 } from "../src/experiments/exp5-locomo.js";
 
-const TOPICS = ["hiking the ridge trail", "baking sourdough bread", "my sister's wedding", "a new puppy named Max", "the pottery class", "losing my job", "a trip to Lisbon", "the chess tournament", "painting a sunrise", "moving to a new flat", "the charity run", "my grandmother's garden"];
+const TOPICS = [
+  "hiking the ridge trail",
+  "baking sourdough bread",
+  "my sister's wedding",
+  "a new puppy named Max",
+  "the pottery class",
+  "losing my job",
+  "a trip to Lisbon",
+  "the chess tournament",
+  "painting a sunrise",
+  "moving to a new flat",
+  "the charity run",
+  "my grandmother's garden",
+];
 
 /** A synthetic LoCoMo conversation with `turns` turns over two sessions. */
 function conversation(id: string, turns: number, qa: unknown[]): unknown {
   const half = Math.ceil(turns / 2);
-  const mk = (s: number, n: number, from: number) => Array.from({ length: n }, (_, i) => ({ speaker: i % 2 ? "Ben" : "Ana", dia_id: `D${s}:${i + 1}`, text: `I keep thinking about ${TOPICS[(from + i) % TOPICS.length]}.` }));
+  const mk = (s: number, n: number, from: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      speaker: i % 2 ? "Ben" : "Ana",
+      dia_id: `D${s}:${i + 1}`,
+      text: `I keep thinking about ${TOPICS[(from + i) % TOPICS.length]}.`,
+    }));
   return {
     sample_id: id,
-    conversation: { speaker_a: "Ana", speaker_b: "Ben", session_1_date_time: "1:56 pm on 8 May, 2023", session_1: mk(1, half, 0), session_2_date_time: "3:00 pm on 20 May, 2023", session_2: mk(2, turns - half, half) },
+    conversation: {
+      speaker_a: "Ana",
+      speaker_b: "Ben",
+      session_1_date_time: "1:56 pm on 8 May, 2023",
+      session_1: mk(1, half, 0),
+      session_2_date_time: "3:00 pm on 20 May, 2023",
+      session_2: mk(2, turns - half, half),
+    },
     qa,
   };
 }
@@ -35,7 +60,17 @@ const DATA: LocomoDataset = parseLocomo([conversation("conv-a", 12, QA0), conver
 
 const audit = (qid: string, c: number, i: number, correct: string[]) => {
   const q = (c === 0 ? QA0 : QA1)[i]!;
-  return { question_id: qid, question: q.question, golden_answer: String(q.answer ?? "None"), category: q.category, error_type: "WRONG_CITATION", cited_evidence: q.evidence, correct_evidence: correct, reasoning: "r", correct_answer: "a" };
+  return {
+    question_id: qid,
+    question: q.question,
+    golden_answer: String(q.answer ?? "None"),
+    category: q.category,
+    error_type: "WRONG_CITATION",
+    cited_evidence: q.evidence,
+    correct_evidence: correct,
+    reasoning: "r",
+    correct_answer: "a",
+  };
 };
 const AUDIT = parseLocomoAudit(
   [
@@ -61,8 +96,19 @@ describe("audited gold (pre-registered rules)", () => {
     expect(keys(g.original)).toEqual(["0:0", "0:1", "0:2", "0:5", "1:0", "1:1"]);
     expect(keys(g.audited)).toEqual(["0:0", "0:2", "0:4", "0:5", "1:0", "1:1"]);
     expect(g.audited.find((q) => q.qaIndex === 0 && q.conversation === 0)!.gold).toEqual(["D2:6", "D1:1"]);
-    expect(g.excluded).toEqual({ original: { adversarial_cat5: 1, no_evidence: 0, unresolvable_evidence: 1 }, audited: { adversarial_cat5: 1, no_evidence: 1, unresolvable_evidence: 0 } });
-    expect(g.changes).toEqual({ audit_entries: 5, audit_entries_with_changed_evidence: 4, included_with_changed_evidence: 3, paired_with_changed_evidence: 2, became_empty: 1, became_unresolvable: 0, newly_included: 1 });
+    expect(g.excluded).toEqual({
+      original: { adversarial_cat5: 1, no_evidence: 0, unresolvable_evidence: 1 },
+      audited: { adversarial_cat5: 1, no_evidence: 1, unresolvable_evidence: 0 },
+    });
+    expect(g.changes).toEqual({
+      audit_entries: 5,
+      audit_entries_with_changed_evidence: 4,
+      included_with_changed_evidence: 3,
+      paired_with_changed_evidence: 2,
+      became_empty: 1,
+      became_unresolvable: 0,
+      newly_included: 1,
+    });
     expect(EXP5_AUDIT_PROTOCOL.empty_evidence_rule).toContain("fixed a priori");
   });
 });
@@ -76,7 +122,16 @@ describe("AuditScorer on Exp. 5's rankings", () => {
     const guard = topKGuard(DATA, [5, 10]);
     const out = scorer.summary(spec, "exp5-audit/test", guard, "exp5/hashing") as {
       questions: Record<string, number>;
-      strategies: Record<string, { original: Record<string, unknown>; audited: Record<string, unknown>; audited_minus_original: Record<string, { original: number; audited: number; diff: number; ci95: [number, number] }> & { query_count: number } }>;
+      strategies: Record<
+        string,
+        {
+          original: Record<string, unknown>;
+          audited: Record<string, unknown>;
+          audited_minus_original: Record<string, { original: number; audited: number; diff: number; ci95: [number, number] }> & {
+            query_count: number;
+          };
+        }
+      >;
     };
     expect(out.questions).toEqual({ original: 6, audited: 6, paired: 5 });
     const exp5 = r.run.strategies as Record<string, Record<string, unknown>>;
@@ -86,8 +141,13 @@ describe("AuditScorer on Exp. 5's rankings", () => {
     const g = auditedGold(DATA, AUDIT);
     let compared = 0;
     for (const { strategy, jsonl } of r.rankings) {
-      const lines = new TextDecoder().decode(jsonl).trim().split("\n").map((l) => JSON.parse(l) as { sample_id: string; qa_index: number; ranked_dia_ids: string[] });
-      const ranking = (c: number, qa: number) => lines.find((l) => l.sample_id === DATA.conversations[c]!.sampleId && l.qa_index === (c === 0 && qa === 4 ? 0 : qa))!.ranked_dia_ids;
+      const lines = new TextDecoder()
+        .decode(jsonl)
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { sample_id: string; qa_index: number; ranked_dia_ids: string[] });
+      const ranking = (c: number, qa: number) =>
+        lines.find((l) => l.sample_id === DATA.conversations[c]!.sampleId && l.qa_index === (c === 0 && qa === 4 ? 0 : qa))!.ranked_dia_ids;
       const s = out.strategies[strategy.key]!;
       // the original gold recomputed by the scorer is Exp. 5's, CIs included (same resamples); the extended
       // strategies' rankings are written too, and their original-gold recall is the extended file's
@@ -95,7 +155,9 @@ describe("AuditScorer on Exp. 5's rankings", () => {
         expect(s.original["evidence_recall@5"]).toBe(exp5[strategy.key]!["evidence_recall@5"]);
         expect(s.original.ci95).toEqual(exp5[strategy.key]!.ci95);
       } else {
-        expect(s.original["evidence_recall@5"]).toBe((r.extended.strategies as Record<string, Record<string, unknown>>)[strategy.key]!["evidence_recall@5"]);
+        expect(s.original["evidence_recall@5"]).toBe(
+          (r.extended.strategies as Record<string, Record<string, unknown>>)[strategy.key]!["evidence_recall@5"],
+        );
       }
       for (const k of [5, 10] as const) {
         const m = `evidence_recall@${k}`;
@@ -120,7 +182,10 @@ describe("AuditScorer on Exp. 5's rankings", () => {
 
 describe("top-k guard", () => {
   it("flags a store no larger than a top-k, where recall is trivially 1", async () => {
-    const tiny = parseLocomo([conversation("tiny", 6, [{ question: "What about the pottery class?", answer: "a", evidence: ["D1:2", "D2:3"], category: 4 }]), conversation("big", 12, [])]);
+    const tiny = parseLocomo([
+      conversation("tiny", 6, [{ question: "What about the pottery class?", answer: "a", evidence: ["D1:2", "D2:3"], category: 4 }]),
+      conversation("big", 12, []),
+    ]);
     const guard = topKGuard(tiny, [5, 10]);
     expect(guard).toEqual({ top_ks: [5, 10], store_sizes: { min: 6, max: 12 }, flagged: true, conversations: ["tiny"] });
     expect(topKGuard(DATA, [5, 10]).flagged).toBe(false);

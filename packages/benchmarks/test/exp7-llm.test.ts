@@ -18,8 +18,17 @@ describe("Exp. 7 LLM estimator wiring", () => {
       req.on("data", (c) => (body += c));
       req.on("end", () => {
         seen.push(body);
-        const content = JSON.stringify({ event: "a thing", emotion: "joyful", intensity: 0.7, valence: 1, hashtags: ["#Thing"], title: "A Thing" });
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] }));
+        const content = JSON.stringify({
+          event: "a thing",
+          emotion: "joyful",
+          intensity: 0.7,
+          valence: 1,
+          hashtags: ["#Thing"],
+          title: "A Thing",
+        });
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] }));
       });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -37,8 +46,14 @@ describe("Exp. 7 LLM estimator wiring", () => {
     const embedder = new HashingEmbedder();
     const off = await buildEstimators(emobank, corpus, embedder, [], {});
     expect(off.estimators.map((e) => e.name)).toEqual(["lexicon", "vader", "afinn", "emobank", "prototype", "oracle"]);
-    await expect(buildEstimators(emobank, corpus, embedder, [], { PERSODE_EXP7_LLM: "1" })).rejects.toThrow(/PERSODE_EXP7_LLM is on but no LLM endpoint is configured/);
-    const on = await buildEstimators(emobank, corpus, embedder, [], { PERSODE_EXP7_LLM: "1", PERSODE_LLM_API_KEY: "k", PERSODE_LLM_BASE_URL: baseUrl });
+    await expect(buildEstimators(emobank, corpus, embedder, [], { PERSODE_EXP7_LLM: "1" })).rejects.toThrow(
+      /PERSODE_EXP7_LLM is on but no LLM endpoint is configured/,
+    );
+    const on = await buildEstimators(emobank, corpus, embedder, [], {
+      PERSODE_EXP7_LLM: "1",
+      PERSODE_LLM_API_KEY: "k",
+      PERSODE_LLM_BASE_URL: baseUrl,
+    });
     expect(on.estimators.map((e) => e.name)).toEqual(["lexicon", "vader", "afinn", "emobank", "prototype", "llm", "oracle"]);
     const llm = on.estimators.find((e) => e.name === "llm")!;
     expect(await llm.estimate(["We won the final!"])).toEqual([{ intensity: 0.7, valence: 1, polarity: 1 }]);

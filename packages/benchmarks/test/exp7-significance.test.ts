@@ -31,7 +31,12 @@ describe("Exp. 7 significance, recomputed from the committed per-item scores", (
       const idx = (perItem.probe_types as string[]).flatMap((t, i) => (t !== FACTUAL ? [i] : []));
       const pick = (v: number[]) => ({ value: Float64Array.from(idx, (i) => v[i]!) });
       const systems = ["similarity-only", ...realColumns].map((key) => ({ key, values: pick(hits[key]!) }));
-      const tests = compareWithBaseline(systems, "similarity-only", { seed, samples, alpha, label: `exp7/${stream}/retrieval/reflective/randomization` });
+      const tests = compareWithBaseline(systems, "similarity-only", {
+        seed,
+        samples,
+        alpha,
+        label: `exp7/${stream}/retrieval/reflective/randomization`,
+      });
       let compared = 0;
       for (const col of realColumns) {
         const t = tests.get(col)!.value!;
@@ -51,7 +56,12 @@ describe("Exp. 7 significance, recomputed from the committed per-item scores", (
     it(`${emb}: LoCoMo overall evidence recall@5 — the same tests match`, () => {
       const r5 = perItem.runs[emb].locomo_evidence_recall_at_5 as Record<string, number[]>;
       const systems = ["similarity-only", ...realColumns].map((key) => ({ key, values: { value: Float64Array.from(r5[key]!) } }));
-      const tests = compareWithBaseline(systems, "similarity-only", { seed, samples, alpha, label: `exp7/${stream}/locomo/overall/randomization` });
+      const tests = compareWithBaseline(systems, "similarity-only", {
+        seed,
+        samples,
+        alpha,
+        label: `exp7/${stream}/locomo/overall/randomization`,
+      });
       for (const col of realColumns) {
         const t = tests.get(col)!.value!;
         const stored = run.locomo.retrieval[col].overall.paired_vs_similarity;
@@ -66,7 +76,9 @@ describe("Exp. 7 significance, recomputed from the committed per-item scores", (
       let wins = 0;
       let losses = 0;
       for (const col of realColumns) {
-        for (const r of Object.values(run.retrieval[col]) as { paired_vs_similarity: { significant: boolean; diff: number; p_holm: number } }[]) {
+        for (const r of Object.values(run.retrieval[col]) as {
+          paired_vs_similarity: { significant: boolean; diff: number; p_holm: number };
+        }[]) {
           n++;
           expect(r.paired_vs_similarity.significant).toBe(r.paired_vs_similarity.p_holm < alpha);
           if (r.paired_vs_similarity.significant && r.paired_vs_similarity.diff > 0) wins++;

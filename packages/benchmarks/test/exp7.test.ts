@@ -140,7 +140,15 @@ describe("pnpm bench exp7, twice (needs the pinned EpiRec and EmoBank files)", (
     const run = doc.runs.hashing;
     let tested = 0;
     for (const group of [run.retrieval, run.locomo.retrieval]) {
-      for (const [col, strata] of Object.entries(group as Record<string, Record<string, { n: number; paired_vs_similarity?: { wins: number; ties: number; losses: number; p_randomization: number; p_holm: number } }>>)) {
+      for (const [col, strata] of Object.entries(
+        group as Record<
+          string,
+          Record<
+            string,
+            { n: number; paired_vs_similarity?: { wins: number; ties: number; losses: number; p_randomization: number; p_holm: number } }
+          >
+        >,
+      )) {
         for (const r of Object.values(strata)) {
           if (col === "similarity-only") {
             expect(r.paired_vs_similarity).toBeUndefined();
@@ -154,7 +162,9 @@ describe("pnpm bench exp7, twice (needs the pinned EpiRec and EmoBank files)", (
         }
       }
     }
-    expect(tested).toBe(run.answer.holm.comparisons + run.answer.locomo_holm.comparisons + 2 * Object.keys(run.retrieval["oracle/fused"]).length);
+    expect(tested).toBe(
+      run.answer.holm.comparisons + run.answer.locomo_holm.comparisons + 2 * Object.keys(run.retrieval["oracle/fused"]).length,
+    );
   });
 
   it("the fitted EmoBank model records its licence, λ from the dev split and 256 weights per target", () => {

@@ -18,7 +18,14 @@ async function run(args: string[]): Promise<{ code: number; out: string }> {
   return { code, out };
 }
 
-type Block = { metrics: Record<string, Record<string, number>>; tie_bounds: { best: Record<string, Record<string, number>>; worst: Record<string, Record<string, number>> }; averaged_questions: number; ignored_abstention: number; ignored_no_target: number; tie_sensitive_questions: number };
+type Block = {
+  metrics: Record<string, Record<string, number>>;
+  tie_bounds: { best: Record<string, Record<string, number>>; worst: Record<string, Record<string, number>> };
+  averaged_questions: number;
+  ignored_abstention: number;
+  ignored_no_target: number;
+  tie_sensitive_questions: number;
+};
 
 describe("pnpm bench exp8 --data FILE", () => {
   it("writes the official flat-bm25 block (official averages within its tie bounds), Persode's protocol, and the same bytes twice", async () => {
@@ -31,7 +38,10 @@ describe("pnpm bench exp8 --data FILE", () => {
     for (const g of ["turn", "session"] as const) {
       const b = doc.official["flat-bm25"][g] as Block;
       expect([b.averaged_questions, b.ignored_abstention, b.ignored_no_target]).toEqual([18, 3, 3]);
-      const printed = JSON.parse(readFileSync(join(OFFICIAL, `synthetic.json_averages_${g}_flat-bm25.json`), "utf8")) as Record<string, Record<string, number>>;
+      const printed = JSON.parse(readFileSync(join(OFFICIAL, `synthetic.json_averages_${g}_flat-bm25.json`), "utf8")) as Record<
+        string,
+        Record<string, number>
+      >;
       for (const [t, ms] of Object.entries(printed)) {
         for (const [k, v] of Object.entries(ms)) {
           expect(v, `${g} ${t} ${k}`).toBeLessThanOrEqual(b.tie_bounds.best[t]![k]! + 1e-6);
@@ -43,7 +53,14 @@ describe("pnpm bench exp8 --data FILE", () => {
     expect(run8.questions).toBe(21); // 24 − 3 abstention; the 4 assistant-only questions keep their (assistant) evidence
     expect(Object.keys(run8.strategies)).toContain("gated (Persode)");
     expect(run8.strategies["fused (Persode)"].vs_similarity["evidence_recall@5"]).toHaveProperty("p_holm");
-    expect(Object.keys(run8.by_question_type).sort()).toEqual(["knowledge-update", "multi-session", "single-session-assistant", "single-session-preference", "single-session-user", "temporal-reasoning"]);
+    expect(Object.keys(run8.by_question_type).sort()).toEqual([
+      "knowledge-update",
+      "multi-session",
+      "single-session-assistant",
+      "single-session-preference",
+      "single-session-user",
+      "temporal-reasoning",
+    ]);
     const lines = (await readFile(join(a.out, "rankings/exp8/official_flat-bm25_turn.jsonl"), "utf8")).trim().split("\n");
     expect(lines).toHaveLength(24);
     const b = await run([]);

@@ -27,7 +27,9 @@ describe("experiment declarations", () => {
   it("every dataset an experiment declares is in the registry, and each dataset lists exactly the targets whose experiments read it", () => {
     for (const d of EXPERIMENT_DECLARATIONS) for (const id of d.datasets) expect(findDataset(id), `${d.id} reads ${id}`).toBeDefined();
     for (const ds of DATASETS) {
-      const readers = [...new Set(EXPERIMENT_DECLARATIONS.filter((d) => (d.datasets as readonly string[]).includes(ds.id)).map((d) => d.runner))];
+      const readers = [
+        ...new Set(EXPERIMENT_DECLARATIONS.filter((d) => (d.datasets as readonly string[]).includes(ds.id)).map((d) => d.runner)),
+      ];
       expect([...ds.experiments].sort(), ds.id).toEqual(readers.sort());
     }
     expect(DATASETS.filter((d) => d.experiments.includes("exp8")).map((d) => d.id)).toEqual(["longmemeval-s", "longmemeval-oracle"]);

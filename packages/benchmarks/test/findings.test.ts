@@ -6,7 +6,11 @@ const curve = (values: number[]) => values.map((long_term_recall, i) => ({ alpha
 describe("Exp. 3 long-term plateau (the α range the report states)", () => {
   it("is the run of maximal points that contains the pre-registered α", () => {
     // two runs at the maximum 0.6: [0.1, 0.2] and [0.4, 0.6]; α = 0.5 lies in the second
-    expect(longTermPlateau(curve([0.2, 0.6, 0.6, 0.4, 0.6, 0.6, 0.6, 0.2]), 0.5)).toEqual({ from_alpha: 0.4, to_alpha: 0.6, long_term_recall: 0.6 });
+    expect(longTermPlateau(curve([0.2, 0.6, 0.6, 0.4, 0.6, 0.6, 0.6, 0.2]), 0.5)).toEqual({
+      from_alpha: 0.4,
+      to_alpha: 0.6,
+      long_term_recall: 0.6,
+    });
   });
 
   it("falls back to the first maximal run when the pre-registered α is not at the maximum", () => {

@@ -13,11 +13,23 @@ const JOURNAL = fileURLToPath(new URL("../../datasets/examples/journal/", import
 
 /** rank(ctx) bodies of broken strategies, and what the error must say. */
 const BROKEN: Record<string, { body: string; says: RegExp }> = {
-  duplicate: { body: "const o = Int32Array.from({ length: ctx.size }, (_, i) => i); o[1] = o[0]; return o;", says: /memory index 0 appears twice/ },
-  short: { body: "return Int32Array.from({ length: ctx.size - 1 }, (_, i) => i);", says: /returned \d+ indices for a store of \d+ memories/ },
-  "out-of-range": { body: "const o = Int32Array.from({ length: ctx.size }, (_, i) => i); o[2] = ctx.size; return o;", says: /position 2 holds \d+, not a memory index/ },
+  duplicate: {
+    body: "const o = Int32Array.from({ length: ctx.size }, (_, i) => i); o[1] = o[0]; return o;",
+    says: /memory index 0 appears twice/,
+  },
+  short: {
+    body: "return Int32Array.from({ length: ctx.size - 1 }, (_, i) => i);",
+    says: /returned \d+ indices for a store of \d+ memories/,
+  },
+  "out-of-range": {
+    body: "const o = Int32Array.from({ length: ctx.size }, (_, i) => i); o[2] = ctx.size; return o;",
+    says: /position 2 holds \d+, not a memory index/,
+  },
   fractional: { body: "return Array.from({ length: ctx.size }, (_, i) => (i === 3 ? 0.5 : i));", says: /position 3 holds 0.5/ },
-  nan: { body: "const s = Float64Array.from(ctx.similarity()); s[1] = NaN; return descendingOrder(s);", says: /rank\(\) failed: descendingOrder: score 1 of \d+ is NaN/ },
+  nan: {
+    body: "const s = Float64Array.from(ctx.similarity()); s[1] = NaN; return descendingOrder(s);",
+    says: /rank\(\) failed: descendingOrder: score 1 of \d+ is NaN/,
+  },
 };
 
 let root: string;
@@ -49,7 +61,11 @@ const runs: Array<[string, string, string[]]> = [
   ["exp5", "out-of-range", ["exp5", "--samples", "50"]],
   ["exp6", "short", ["exp6", "--samples", "50"]],
   ["exp6", "nan", ["exp6", "--samples", "50"]],
-  ["corpus", "duplicate", ["corpus", "--episodes", join(JOURNAL, "episodes.csv"), "--probes", join(JOURNAL, "probes.csv"), "--samples", "50"]],
+  [
+    "corpus",
+    "duplicate",
+    ["corpus", "--episodes", join(JOURNAL, "episodes.csv"), "--probes", join(JOURNAL, "probes.csv"), "--samples", "50"],
+  ],
 ];
 
 describe("an invalid ranking is refused in every experiment: exit 1, strategy and query named, nothing written", () => {

@@ -12,9 +12,20 @@ describe("latency", () => {
   it("times every strategy on every haystack of the LongMemEval fixture: one row each, with the counts of what was timed", async () => {
     const bytes = readFileSync(FIXTURE);
     const data = parseLongMemEval(bytes, sha256Hex(bytes), FIXTURE);
-    const haystacks = data.questions.filter((q) => !q.abstention && q.sessions.some((s) => s.turns.some((t) => t.hasAnswer === true))).length;
+    const haystacks = data.questions.filter(
+      (q) => !q.abstention && q.sessions.some((s) => s.turns.some((t) => t.hasAnswer === true)),
+    ).length;
     const table = await runLatency(new HashingEmbedder(), "hashing", { datasets: ["longmemeval"] });
-    const rows = table.trim().split("\n").slice(2).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+    const rows = table
+      .trim()
+      .split("\n")
+      .slice(2)
+      .map((l) =>
+        l
+          .split("|")
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     expect(rows.map((r) => r[1])).toEqual(extendedStrategies().map((s) => s.key));
     for (const r of rows) {
       expect(r[0]).toBe("LongMemEval (fixture)");

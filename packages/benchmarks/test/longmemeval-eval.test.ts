@@ -27,20 +27,34 @@ describe("longmemeval-eval", () => {
       const report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(officialRankings(g), "r.jsonl"), "r.jsonl");
       expect(report.granularity).toBe(g);
       expect([report.averaged_questions, report.ignored_abstention, report.ignored_no_target]).toEqual([18, 3, 3]);
-      const printed = JSON.parse(readFileSync(join(OFFICIAL, `synthetic.json_averages_${g}_flat-bm25.json`), "utf8")) as Record<string, Record<string, number>>;
-      for (const [t, ms] of Object.entries(printed)) for (const [k, v] of Object.entries(ms)) expect(report.metrics[t]![k], `${t} ${k}`).toBe(pyRound(v, 6));
+      const printed = JSON.parse(readFileSync(join(OFFICIAL, `synthetic.json_averages_${g}_flat-bm25.json`), "utf8")) as Record<
+        string,
+        Record<string, number>
+      >;
+      for (const [t, ms] of Object.entries(printed))
+        for (const [k, v] of Object.entries(ms)) expect(report.metrics[t]![k], `${t} ${k}`).toBe(pyRound(v, 6));
     });
   }
 
   it("refuses malformed JSON, a question twice, unknown ids and missing questions, naming the line", () => {
-    expect(() => parseLongMemEvalRankings('{"question_id": "a", "ranked_ids": ["x"]}\n{oops', "r.jsonl")).toThrow(/r\.jsonl:2: not valid JSON/);
-    expect(() => parseLongMemEvalRankings('{"question_id": "a", "ranked_ids": ["x"]}\n{"question_id": "a", "ranked_ids": ["y"]}', "r.jsonl")).toThrow(/r\.jsonl:2: question a is ranked twice \(first on line 1\)/);
+    expect(() => parseLongMemEvalRankings('{"question_id": "a", "ranked_ids": ["x"]}\n{oops', "r.jsonl")).toThrow(
+      /r\.jsonl:2: not valid JSON/,
+    );
+    expect(() =>
+      parseLongMemEvalRankings('{"question_id": "a", "ranked_ids": ["x"]}\n{"question_id": "a", "ranked_ids": ["y"]}', "r.jsonl"),
+    ).toThrow(/r\.jsonl:2: question a is ranked twice \(first on line 1\)/);
     const q = data.questions[0]!;
     const one = JSON.stringify({ question_id: q.questionId, ranked_ids: [`${q.sessions[0]!.id}_99`] });
-    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(one, "r.jsonl"), "r.jsonl", true)).toThrow(LongMemEvalRankingsError);
-    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(one, "r.jsonl"), "r.jsonl", true)).toThrow(/r\.jsonl:1: ".*_99" is not a turn id/);
+    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(one, "r.jsonl"), "r.jsonl", true)).toThrow(
+      LongMemEvalRankingsError,
+    );
+    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(one, "r.jsonl"), "r.jsonl", true)).toThrow(
+      /r\.jsonl:1: ".*_99" is not a turn id/,
+    );
     const ok = JSON.stringify({ question_id: q.questionId, ranked_ids: [q.sessions[0]!.id] });
-    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(ok, "r.jsonl"), "r.jsonl")).toThrow(/23 question\(s\) of the data have no ranking/);
+    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(ok, "r.jsonl"), "r.jsonl")).toThrow(
+      /23 question\(s\) of the data have no ranking/,
+    );
     expect(evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(ok, "r.jsonl"), "r.jsonl", true).missing_scored_empty).toBe(23);
   });
 });

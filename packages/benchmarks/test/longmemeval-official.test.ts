@@ -29,7 +29,10 @@ const OFFICIAL = join(__dirname, "fixtures/longmemeval-official");
 
 interface LogLine {
   question_id: string;
-  retrieval_results: { ranked_items: { corpus_id: string; text: string }[]; metrics: { session: Record<string, number>; turn: Record<string, number> } };
+  retrieval_results: {
+    ranked_items: { corpus_id: string; text: string }[];
+    metrics: { session: Record<string, number>; turn: Record<string, number> };
+  };
 }
 
 function load(): LongMemEvalQuestion[] {
@@ -38,11 +41,16 @@ function load(): LongMemEvalQuestion[] {
 }
 
 function officialLog(g: OfficialGranularity): Map<string, LogLine> {
-  const lines = readFileSync(join(OFFICIAL, `synthetic.json_retrievallog_${g}_flat-bm25`), "utf8").trim().split("\n");
+  const lines = readFileSync(join(OFFICIAL, `synthetic.json_retrievallog_${g}_flat-bm25`), "utf8")
+    .trim()
+    .split("\n");
   return new Map(lines.map((l) => JSON.parse(l) as LogLine).map((l) => [l.question_id, l]));
 }
 
-/** The official ranked ids as corpus indices: the j-th occurrence of an id is the j-th corpus entry with that id (only ids matter to the metrics). */
+/**
+ * The official ranked ids as corpus indices: the j-th occurrence of an id is the j-th corpus entry with that id (only ids matter to the
+ * metrics).
+ */
 function indicesOf(ranked: readonly string[], ids: readonly string[]): Int32Array {
   const slots = new Map<string, number[]>();
   ids.forEach((id, i) => slots.set(id, [...(slots.get(id) ?? []), i]));
@@ -123,11 +131,21 @@ describe("official LongMemEval protocol vs run_retrieval.py on the synthetic fix
       const per = questions.map((q) => {
         const corpus = officialCorpus(q, g);
         const lines = log.get(q.questionId)!;
-        return officialQuestionMetrics(indicesOf(lines.retrieval_results.ranked_items.map((r) => r.corpus_id), corpus.ids), corpus, g);
+        return officialQuestionMetrics(
+          indicesOf(
+            lines.retrieval_results.ranked_items.map((r) => r.corpus_id),
+            corpus.ids,
+          ),
+          corpus,
+          g,
+        );
       });
       const { averages, ignoredAbstention, ignoredNoTarget } = officialAverages(questions, per);
       expect([ignoredAbstention.length, ignoredNoTarget.length]).toEqual([3, 3]);
-      const printed = JSON.parse(readFileSync(join(OFFICIAL, `synthetic.json_averages_${g}_flat-bm25.json`), "utf8")) as Record<string, Record<string, number>>;
+      const printed = JSON.parse(readFileSync(join(OFFICIAL, `synthetic.json_averages_${g}_flat-bm25.json`), "utf8")) as Record<
+        string,
+        Record<string, number>
+      >;
       for (const t of Object.keys(printed)) {
         for (const [k, v] of Object.entries(printed[t]!)) {
           // np.mean over the pool's completion order: the last bit may depend on that order, and nDCG on np.log2.
@@ -149,7 +167,11 @@ describe("official pieces", () => {
   });
 
   it("BM25Okapi floors a negative idf at ε × mean idf and is case-sensitive over split(' ') tokens", () => {
-    const docs = [["a", "b"], ["a", "c"], ["a", "d"]];
+    const docs = [
+      ["a", "b"],
+      ["a", "c"],
+      ["a", "d"],
+    ];
     const s = bm25OkapiScores(docs, ["a"]);
     // idf(a) = ln(0.5) - ln(3.5) < 0 → ε · mean idf; the mean is over a, b, c, d.
     const idfA = Math.log(0.5) - Math.log(3.5);
@@ -165,7 +187,9 @@ describe("official pieces", () => {
     const ids = ["answer_x_1", "answer_x_3", "s_1", "t_1"];
     const correct = new Set(["answer_x_1", "answer_x_3"]);
     // top-2 turns are one session: effective k becomes 3.
-    expect(evaluateTurnToSession([0, 1, 2, 3], correct, ids, 2)).toEqual(evaluateRetrieval([0, 1, 2, 3], new Set(["answer_x"]), ["answer_x", "answer_x", "s", "t"], 3));
+    expect(evaluateTurnToSession([0, 1, 2, 3], correct, ids, 2)).toEqual(
+      evaluateRetrieval([0, 1, 2, 3], new Set(["answer_x"]), ["answer_x", "answer_x", "s", "t"], 3),
+    );
     expect(OFFICIAL_KS).toEqual([1, 3, 5, 10, 30, 50]);
   });
 });

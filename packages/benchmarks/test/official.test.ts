@@ -92,7 +92,9 @@ describe("EpiRec official report on the reference rankings (needs the pinned Epi
       .map((l, i) => JSON.stringify({ system: "x", ...JSON.parse(l), score: i, ranked_episode_ids_note: null }))
       .join("\n");
     const expectedText = readFileSync(join(FIXTURES, "hashing_gated_persode.official.json"), "utf8");
-    expect(formatOfficialReport(evaluateRankings(corpus, parseRankingsJsonl(extra, corpus), { dataSha256: corpus.sha256 }))).toBe(expectedText);
+    expect(formatOfficialReport(evaluateRankings(corpus, parseRankingsJsonl(extra, corpus), { dataSha256: corpus.sha256 }))).toBe(
+      expectedText,
+    );
   });
 
   it("names the line of a bad ranking inside a real file, and the missing probes of a short file", () => {
@@ -153,8 +155,18 @@ function line(persona: string, probe: string, ranking: unknown): string {
 
 /** Rank of each probe's target in the synthetic rankings: varied so groups differ. */
 const RANKS: Record<string, number> = {
-  "a1-f": 1, "a1-x": 2, "a2-f": 1, "a2-x": 3, "a3-f": 2, "a3-x": 1,
-  "b1-f": 3, "b1-x": 3, "b2-f": 1, "b2-x": 2, "b3-f": 1, "b3-x": 3,
+  "a1-f": 1,
+  "a1-x": 2,
+  "a2-f": 1,
+  "a2-x": 3,
+  "a3-f": 2,
+  "a3-x": 1,
+  "b1-f": 3,
+  "b1-x": 3,
+  "b2-f": 1,
+  "b2-x": 2,
+  "b3-f": 1,
+  "b3-x": 3,
 };
 
 function validLines(): string[] {
@@ -193,16 +205,24 @@ describe("official report on a synthetic corpus", () => {
   it("age buckets: ≤ 6 d short, > 30 d long, otherwise medium", () => {
     // a1 6 d → short, a2 6 d + 1 ms → medium, a3 30 d → medium, b1 30 d + 1 ms → long, b2 0 → short, b3 → long
     expect(Object.keys(report.by_probe_type_and_age)).toEqual([
-      "factual | long", "factual | medium", "factual | short",
-      "reflective_explicit | long", "reflective_explicit | medium", "reflective_explicit | short",
+      "factual | long",
+      "factual | medium",
+      "factual | short",
+      "reflective_explicit | long",
+      "reflective_explicit | medium",
+      "reflective_explicit | short",
     ]);
     for (const g of Object.values(report.by_probe_type_and_age)) expect(g.n).toBe(2);
   });
 
   it("intensity groups leave out probes whose episode has no band", () => {
     expect(Object.keys(report.by_probe_type_and_intensity)).toEqual([
-      "factual | high", "factual | low", "factual | mild",
-      "reflective_explicit | high", "reflective_explicit | low", "reflective_explicit | mild",
+      "factual | high",
+      "factual | low",
+      "factual | mild",
+      "reflective_explicit | high",
+      "reflective_explicit | low",
+      "reflective_explicit | mild",
     ]);
     const n = Object.values(report.by_probe_type_and_intensity).reduce((s, g) => s + g.n, 0);
     expect(n).toBe(10); // a3 (2 probes) has no band
@@ -256,14 +276,39 @@ describe("parseRankingsJsonl errors name the line and the problem", () => {
     ["malformed JSON", 1, '{"persona_id": "pA", ', /malformed JSON/],
     ["not an object", 2, "[1, 2, 3]", /expected a JSON object .* got an array/],
     ["missing field", 0, JSON.stringify({ persona_id: "pA", probe_id: "a1-f" }), /missing field "ranked_episode_ids"/],
-    ["persona_id type", 4, JSON.stringify({ persona_id: 7, probe_id: "a3-f", ranked_episode_ids: ["a3", "a1", "a2"] }), /"persona_id" must be a string, got number 7/],
-    ["ranking type", 4, JSON.stringify({ persona_id: "pA", probe_id: "a3-f", ranked_episode_ids: "a3" }), /"ranked_episode_ids" must be an array/],
+    [
+      "persona_id type",
+      4,
+      JSON.stringify({ persona_id: 7, probe_id: "a3-f", ranked_episode_ids: ["a3", "a1", "a2"] }),
+      /"persona_id" must be a string, got number 7/,
+    ],
+    [
+      "ranking type",
+      4,
+      JSON.stringify({ persona_id: "pA", probe_id: "a3-f", ranked_episode_ids: "a3" }),
+      /"ranked_episode_ids" must be an array/,
+    ],
     ["unknown persona", 5, line("pZ", "a3-x", ["a3", "a1", "a2"]), /unknown persona "pZ"; the corpus has 2 personas: "pA", "pB"/],
     ["unknown probe", 6, line("pB", "b9-f", ["b1", "b2", "b3"]), /unknown probe "b9-f"/],
-    ["probe under the wrong persona", 7, line("pB", "a1-x", ["a1", "a2", "a3"]), /probe "a1-x" belongs to persona "pA", but this line lists it under persona "pB"/],
+    [
+      "probe under the wrong persona",
+      7,
+      line("pB", "a1-x", ["a1", "a2", "a3"]),
+      /probe "a1-x" belongs to persona "pA", but this line lists it under persona "pB"/,
+    ],
     ["duplicate probe", 8, line("pA", "a1-f", ["a1", "a2", "a3"]), /duplicate probe "a1-f" \(already ranked on line 1\)/],
-    ["foreign episode id (another persona's)", 9, line("pB", "b2-x", ["b1", "a2", "b3"]), /ranked_episode_ids\[1\] = "a2" is not an episode of persona "pB" \(it is an episode of persona "pA"\)/],
-    ["unknown episode id", 9, line("pB", "b2-x", ["b1", "b2", "zz"]), /ranked_episode_ids\[2\] = "zz" is not an episode of persona "pB" \(no persona has an episode with this id\)/],
+    [
+      "foreign episode id (another persona's)",
+      9,
+      line("pB", "b2-x", ["b1", "a2", "b3"]),
+      /ranked_episode_ids\[1\] = "a2" is not an episode of persona "pB" \(it is an episode of persona "pA"\)/,
+    ],
+    [
+      "unknown episode id",
+      9,
+      line("pB", "b2-x", ["b1", "b2", "zz"]),
+      /ranked_episode_ids\[2\] = "zz" is not an episode of persona "pB" \(no persona has an episode with this id\)/,
+    ],
     ["repeated episode id", 10, line("pB", "b3-f", ["b3", "b1", "b3"]), /ranked_episode_ids\[2\] = "b3" repeats ranked_episode_ids\[0\]/],
     ["too short (not a permutation)", 11, line("pB", "b3-x", ["b3", "b1"]), /has 2 ids but persona "pB" has 3 episodes \(missing "b2"\)/],
     ["non-string episode id", 11, line("pB", "b3-x", ["b3", null, "b2"]), /ranked_episode_ids\[1\] must be an episode id string, got null/],
@@ -303,7 +348,10 @@ describe("parseRankingsJsonl errors name the line and the problem", () => {
 
   it("rejects corpora with ambiguous ids", () => {
     const dup = tinyCorpus();
-    const clone = { ...dup, personas: [dup.personas[0]!, { ...dup.personas[1]!, episodes: [...dup.personas[1]!.episodes, dup.personas[1]!.episodes[0]!] }] };
+    const clone = {
+      ...dup,
+      personas: [dup.personas[0]!, { ...dup.personas[1]!, episodes: [...dup.personas[1]!.episodes, dup.personas[1]!.episodes[0]!] }],
+    };
     expect(() => parseRankingsJsonl("", clone)).toThrow(/persona "pB" has episode id "b1" twice/);
   });
 });
@@ -312,10 +360,22 @@ describe("Python json.dumps layout", () => {
   it("prints floats like Python's repr", () => {
     // repr() of each value in CPython
     const cases: Array<[number, string]> = [
-      [1.0, "1.0"], [0.0, "0.0"], [-0.0, "-0.0"], [0.1, "0.1"], [1e-5, "1e-05"], [0.0001, "0.0001"],
-      [1e16, "1e+16"], [1.5e16, "1.5e+16"], [9999999999999998.0, "9999999999999998.0"],
-      [123456789012345.6, "123456789012345.6"], [1e22, "1e+22"], [5e-324, "5e-324"], [2.5e-7, "2.5e-07"],
-      [1234.5, "1234.5"], [-0.00012, "-0.00012"], [1.7976931348623157e308, "1.7976931348623157e+308"],
+      [1.0, "1.0"],
+      [0.0, "0.0"],
+      [-0.0, "-0.0"],
+      [0.1, "0.1"],
+      [1e-5, "1e-05"],
+      [0.0001, "0.0001"],
+      [1e16, "1e+16"],
+      [1.5e16, "1.5e+16"],
+      [9999999999999998.0, "9999999999999998.0"],
+      [123456789012345.6, "123456789012345.6"],
+      [1e22, "1e+22"],
+      [5e-324, "5e-324"],
+      [2.5e-7, "2.5e-07"],
+      [1234.5, "1234.5"],
+      [-0.00012, "-0.00012"],
+      [1.7976931348623157e308, "1.7976931348623157e+308"],
     ];
     for (const [x, repr] of cases) expect(pyFloatRepr(x)).toBe(repr);
   });

@@ -42,14 +42,14 @@ describe.skipIf(availability !== undefined && !inCi)("MiniLM runs match the refe
     expect(embedder.dim).toBe(384);
   });
 
-  it("Exp. 5 — every value of runs[\"sentence-transformers\"] (LoCoMo)", async () => {
+  it('Exp. 5 — every value of runs["sentence-transformers"] (LoCoMo)', async () => {
     const r = await runExp5(await loadLocomo(DATA_OPTIONS), embedder, SPEC);
     const p = compareToReference(stRun("exp5_locomo"), r.run, "$.runs.sentence-transformers");
     expect(p.mismatches).toEqual([]);
     expect(p.compared).toBe(90); // 89 numbers and the gate rule
   }, 1_800_000);
 
-  it("Exp. 6 — every value of runs[\"sentence-transformers\"] (EpiRec)", async () => {
+  it('Exp. 6 — every value of runs["sentence-transformers"] (EpiRec)', async () => {
     const r = await runEpisodic(await loadEpiRec(DATA_OPTIONS), embedder, SPEC, "exp6");
     const p = compareToReference(stRun("exp6_epirec"), r.run, "$.runs.sentence-transformers");
     expect(p.mismatches).toEqual([]);

@@ -22,7 +22,16 @@ import {
   type EpisodicRun,
   type Exp5Run,
 } from "../src/index.js";
-import { ALL_SLUGS, DATA_OPTIONS, EPIREC_FIXTURES, SLUGS, compareToReference, firstLineDifference, referenceJson, type ParityResult } from "./bench-helpers.js";
+import {
+  ALL_SLUGS,
+  DATA_OPTIONS,
+  EPIREC_FIXTURES,
+  SLUGS,
+  compareToReference,
+  firstLineDifference,
+  referenceJson,
+  type ParityResult,
+} from "./bench-helpers.js";
 
 const SPEC = { seed: DEFAULT_SEED, samples: DEFAULT_SAMPLES };
 
@@ -46,7 +55,7 @@ describe("the reference walker", () => {
     const r = compareToReference(ref, ours);
     expect(r.mismatches).toEqual([
       "$.a: ours 0.1000000000000001, reference 0.1",
-      "$.b.event: ours \"y\", reference \"x\"",
+      '$.b.event: ours "y", reference "x"',
       "$.b.c: length 2, reference 3",
       "$.b.c[2]: ours undefined, reference 3",
       "$.gone: missing (reference 5)",
@@ -130,7 +139,9 @@ describe("Exp. 6 — EpiRec, hashing run (needs the pinned EpiRec file: PERSODE_
   for (const slug of SLUGS) {
     it(`rankings JSONL of ${slug} is byte-identical to the reference`, () => {
       const o = r.outputs.find((x) => x.strategy.slug === slug)!;
-      expect(firstLineDifference(Buffer.from(o.jsonl).toString("utf8"), readFileSync(join(EPIREC_FIXTURES, `hashing_${slug}.jsonl`), "utf8"))).toBeUndefined();
+      expect(
+        firstLineDifference(Buffer.from(o.jsonl).toString("utf8"), readFileSync(join(EPIREC_FIXTURES, `hashing_${slug}.jsonl`), "utf8")),
+      ).toBeUndefined();
     });
 
     it(`official report of ${slug} is byte-identical to the reference`, () => {

@@ -10,7 +10,18 @@ const data: LocomoDataset = {
       sampleId: "c1",
       speakerA: "Ann",
       speakerB: "Bo",
-      sessions: [{ index: 1, dateTime: "", timestampMs: 0, turns: [{ speaker: "Ann", text: "I adopted a cat", diaId: "D1:1" }, { speaker: "Bo", text: "Nice!", diaId: "D1:2" }, { speaker: "Ann", text: "It sleeps a lot", diaId: "D1:3" }] }],
+      sessions: [
+        {
+          index: 1,
+          dateTime: "",
+          timestampMs: 0,
+          turns: [
+            { speaker: "Ann", text: "I adopted a cat", diaId: "D1:1" },
+            { speaker: "Bo", text: "Nice!", diaId: "D1:2" },
+            { speaker: "Ann", text: "It sleeps a lot", diaId: "D1:3" },
+          ],
+        },
+      ],
       qa: [
         { question: "What did Ann adopt?", category: 4, evidence: ["D1:1"] },
         { question: "Unanswerable?", category: 5, evidence: ["D1:2"] },
@@ -29,7 +40,17 @@ describe("bench:perf — BM25 over LoCoMo", () => {
   });
 
   /** Phase seconds of a run: embed x, rank 2x, metrics 0.3, the rest 0.1 each. */
-  const phasesOf = (x: number) => ({ load: 0, embed: x, rank: 2 * x, metrics: 0.3, bootstrap: 0.1, tests: 0.1, write: 0.1, render: 0, other: 0.1 });
+  const phasesOf = (x: number) => ({
+    load: 0,
+    embed: x,
+    rank: 2 * x,
+    metrics: 0.3,
+    bootstrap: 0.1,
+    tests: 0.1,
+    write: 0.1,
+    render: 0,
+    other: 0.1,
+  });
 
   it("prints the BM25 table with wall and CPU seconds and their medians", () => {
     const r: PerfResult = {
@@ -38,8 +59,18 @@ describe("bench:perf — BM25 over LoCoMo", () => {
       loadSeconds: { locomo: 0.1, epirec: 0.02 },
       inProcess: {
         exp5: [
-          { seconds: 2, counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 }, phases: phasesOf(0.5), bytesWritten: 100e6 },
-          { seconds: 3, counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 }, phases: phasesOf(0.7), bytesWritten: 100e6 },
+          {
+            seconds: 2,
+            counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 },
+            phases: phasesOf(0.5),
+            bytesWritten: 100e6,
+          },
+          {
+            seconds: 3,
+            counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 },
+            phases: phasesOf(0.7),
+            bytesWritten: 100e6,
+          },
         ],
       },
       wholeProcess: { exp5: [4, 5] },

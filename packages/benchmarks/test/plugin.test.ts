@@ -23,7 +23,8 @@ describe("a strategy registered by --plugin appears everywhere", () => {
     cache = mkdtempSync(join(tmpdir(), "persode-plugin-cache-"));
     const env = await pinnedDataEnv(cache);
     runs = {};
-    for (const target of ["exp3", "exp5", "exp6"]) runs[target] = spawnCli([target, "--plugin", PLUGIN, "--out", out, ...(target === "exp3" ? [] : ["--samples", "200"])], env, out);
+    for (const target of ["exp3", "exp5", "exp6"])
+      runs[target] = spawnCli([target, "--plugin", PLUGIN, "--out", out, ...(target === "exp3" ? [] : ["--samples", "200"])], env, out);
     mutated = mkdtempSync(join(tmpdir(), "persode-plugin-mutating-"));
     runs.mutating = spawnCli(["exp6", "--plugin", MUTATING, "--out", mutated, "--samples", "200"], env, mutated);
   }, 240_000);
@@ -65,12 +66,16 @@ describe("a strategy registered by --plugin appears everywhere", () => {
     expect(audited[KEY].audited.ci95["evidence_recall@5"]).toHaveLength(2);
     expect(audited[KEY].audited_minus_original["evidence_recall@5"].ci95).toHaveLength(2);
     const exp6 = JSON.parse(readFileSync(join(out, "exp6_epirec.json"), "utf8")).runs.hashing.strategies[KEY];
-    expect(Object.keys(exp6)).toEqual(expect.arrayContaining(["factual", "reflective_explicit", "reflective_implicit", "overall", "ci95", "paired_vs_similarity"]));
+    expect(Object.keys(exp6)).toEqual(
+      expect.arrayContaining(["factual", "reflective_explicit", "reflective_implicit", "overall", "ci95", "paired_vs_similarity"]),
+    );
     const files = listFiles(out);
     expect(files).toContain(join("exp5_locomo_rankings", "hashing_recency-boosted.jsonl"));
     expect(files).toContain(join("exp6_epirec_rankings", "hashing_recency-boosted.jsonl"));
     expect(files).toContain(join("exp6_epirec_rankings", "hashing_recency-boosted.official.json"));
-    const lines = readFileSync(join(out, "exp6_epirec_rankings", "hashing_recency-boosted.jsonl"), "utf8").trimEnd().split("\n");
+    const lines = readFileSync(join(out, "exp6_epirec_rankings", "hashing_recency-boosted.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n");
     expect(lines).toHaveLength(504);
   });
 
@@ -96,7 +101,11 @@ describe("a strategy registered by --plugin appears everywhere", () => {
     const shipped = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(shipped);
       if (value === null || typeof value !== "object") return value;
-      return Object.fromEntries(Object.entries(value).filter(([k]) => k !== KEY && k !== "meta" && k !== "p_holm" && k !== "significant").map(([k, v]) => [k, shipped(v)]));
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([k]) => k !== KEY && k !== "meta" && k !== "p_holm" && k !== "significant")
+          .map(([k, v]) => [k, shipped(v)]),
+      );
     };
     for (const file of ["exp6_epirec.json", "exp6_epirec_extended.json"]) {
       const read = (dir: string) => JSON.stringify(shipped(JSON.parse(readFileSync(join(dir, file), "utf8"))));

@@ -20,7 +20,17 @@ const SPEC = { seed: 20260713, samples: 200 };
 
 describe("measures", () => {
   it("have stable names and refuse malformed ones", () => {
-    expect(LADDER_MEASURES.map((m) => m.name).slice(0, 9)).toEqual(["turn.recall@5", "turn.recall@10", "turn.any@5", "turn.any@10", "turn.all@5", "turn.all@10", "turn.ndcg@5", "turn.ndcg@10", "turn.mrr"]);
+    expect(LADDER_MEASURES.map((m) => m.name).slice(0, 9)).toEqual([
+      "turn.recall@5",
+      "turn.recall@10",
+      "turn.any@5",
+      "turn.any@10",
+      "turn.all@5",
+      "turn.all@10",
+      "turn.ndcg@5",
+      "turn.ndcg@10",
+      "turn.mrr",
+    ]);
     expect(parseMeasure("session.any@5")).toEqual(measure("session", "any", 5));
     expect(() => parseMeasure("turn.hit@5")).toThrow(/unknown measure "turn\.hit@5"/);
     expect(() => measure("turn", "mrr", 5)).toThrow(/takes no k/);
@@ -71,8 +81,18 @@ describe("locomo-eval", async () => {
 
   it("scores rankings it has never seen equal to an independent implementation of the definitions", () => {
     const file = join(FIXTURES, "locomo-rankings.jsonl");
-    const expected = JSON.parse(readFileSync(join(FIXTURES, "locomo-expected.json"), "utf8")) as Record<string, { query_count: number; values: Record<string, number> }>;
-    const { report } = evaluateLocomoRankings(data, families, parseLocomoRankings(readFileSync(file, "utf8"), file, data), file, SPEC, true);
+    const expected = JSON.parse(readFileSync(join(FIXTURES, "locomo-expected.json"), "utf8")) as Record<
+      string,
+      { query_count: number; values: Record<string, number> }
+    >;
+    const { report } = evaluateLocomoRankings(
+      data,
+      families,
+      parseLocomoRankings(readFileSync(file, "utf8"), file, data),
+      file,
+      SPEC,
+      true,
+    );
     expect(Object.keys(report.protocols).sort()).toEqual(Object.keys(expected).sort());
     for (const [f, e] of Object.entries(expected)) {
       expect(report.protocols[f]!.query_count, f).toBe(e.query_count);
@@ -102,8 +122,12 @@ describe("locomo-eval", async () => {
 
   it("refuses an id twice in one ranking and a question twice", () => {
     const p = (t: string) => () => parseLocomoRankings(t, "r.jsonl", data);
-    expect(p(line({ ranked_dia_ids: ["D1:3", "D1:4", "D1:3"] }))).toThrow(/r\.jsonl:1: "D1:3" appears twice in the ranking of conv-26 question 0/);
-    expect(p(`${line({})}\n${line({ ranked_dia_ids: ["D1:4"] })}`)).toThrow(/r\.jsonl:2: conv-26 question 0 is ranked twice \(first on line 1\)/);
+    expect(p(line({ ranked_dia_ids: ["D1:3", "D1:4", "D1:3"] }))).toThrow(
+      /r\.jsonl:1: "D1:3" appears twice in the ranking of conv-26 question 0/,
+    );
+    expect(p(`${line({})}\n${line({ ranked_dia_ids: ["D1:4"] })}`)).toThrow(
+      /r\.jsonl:2: conv-26 question 0 is ranked twice \(first on line 1\)/,
+    );
   });
 
   it("refuses missing questions, listing them, unless --allow-missing, which scores them empty and counts them", () => {
@@ -111,8 +135,12 @@ describe("locomo-eval", async () => {
     const union = new Set([...families.values()].flatMap((qs) => qs.map((q) => `${q.sampleId}#${q.qaIndex}`)));
     expect(union.size).toBeGreaterThanOrEqual(1981);
     expect(() => evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC)).toThrow(RankingsInputError);
-    expect(() => evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC)).toThrow(new RegExp(`r\\.jsonl: ${union.size - 1} question`));
-    expect(() => evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC)).toThrow(/question\(s\) of the protocols' question sets have no ranking: conv-26#1, /);
+    expect(() => evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC)).toThrow(
+      new RegExp(`r\\.jsonl: ${union.size - 1} question`),
+    );
+    expect(() => evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC)).toThrow(
+      /question\(s\) of the protocols' question sets have no ranking: conv-26#1, /,
+    );
     const { report } = evaluateLocomoRankings(data, families, lines, "r.jsonl", SPEC, true);
     expect(report.rankings.missing_scored_empty).toBe(union.size - 1);
     // conv-26 question 0 has gold D1:3: that one question is a hit at rank 1
@@ -132,13 +160,26 @@ describe("locomo-eval", async () => {
     });
     expect(code).toBe(0);
     expect(rendered).toEqual([join(dir, "report")]);
-    const ladder = JSON.parse(readFileSync(join(dir, "report", "exp5_locomo_protocols.json"), "utf8")) as { runs: Record<string, { strategies: Record<string, Record<string, { values: Record<string, number> }>> }>; meta: { strategies: { key: string; built_in: boolean }[] } };
+    const ladder = JSON.parse(readFileSync(join(dir, "report", "exp5_locomo_protocols.json"), "utf8")) as {
+      runs: Record<string, { strategies: Record<string, Record<string, { values: Record<string, number> }>> }>;
+      meta: { strategies: { key: string; built_in: boolean }[] };
+    };
     expect(Object.keys(ladder.runs)).toEqual(["hashing", "outside"]);
     expect(Object.keys(ladder.runs.hashing!.strategies)).toEqual(extendedStrategies().map((s) => s.key));
-    const expected = JSON.parse(readFileSync(join(FIXTURES, "locomo-expected.json"), "utf8")) as Record<string, { values: Record<string, number> }>;
+    const expected = JSON.parse(readFileSync(join(FIXTURES, "locomo-expected.json"), "utf8")) as Record<
+      string,
+      { values: Record<string, number> }
+    >;
     expect(ladder.runs.outside!.strategies["fixture system"]!["persode/original"]!.values).toEqual(expected["persode/original"]!.values);
-    expect(ladder.meta.strategies.at(-1)).toEqual({ key: "fixture system", slug: "outside-system", order: extendedStrategies().length, built_in: false });
-    const evalDoc = JSON.parse(readFileSync(join(dir, "eval.json"), "utf8")) as { paired: { families: Record<string, Record<string, unknown>> } };
+    expect(ladder.meta.strategies.at(-1)).toEqual({
+      key: "fixture system",
+      slug: "outside-system",
+      order: extendedStrategies().length,
+      built_in: false,
+    });
+    const evalDoc = JSON.parse(readFileSync(join(dir, "eval.json"), "utf8")) as {
+      paired: { families: Record<string, Record<string, unknown>> };
+    };
     expect(Object.keys(evalDoc.paired.families).sort()).toEqual(["all/audited", "all/original", "persode/audited", "persode/original"]);
   }, 300_000);
 
@@ -159,7 +200,10 @@ describe("longmemeval-eval under the ladder's measures", () => {
   for (const g of ["turn", "session"] as const) {
     it(`scores ${g} rankings it has never seen equal to an independent implementation`, () => {
       const file = join(FIXTURES, `longmemeval-${g}.jsonl`);
-      const expected = JSON.parse(readFileSync(join(FIXTURES, `longmemeval-${g}-expected.json`), "utf8")) as { questions: number; values: Record<string, number> };
+      const expected = JSON.parse(readFileSync(join(FIXTURES, `longmemeval-${g}-expected.json`), "utf8")) as {
+        questions: number;
+        values: Record<string, number>;
+      };
       const report = evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(readFileSync(file, "utf8"), file), file, false, SPEC);
       expect(report.granularity).toBe(g);
       const p = report.protocols["has_answer/original"]!;
@@ -174,7 +218,13 @@ describe("longmemeval-eval under the ladder's measures", () => {
     const builtins = await builtinLadderColumns(data, new HashingEmbedder(), measures);
     expect([...builtins.keys()]).toEqual(extendedStrategies().map((s) => s.key));
     const f = "has_answer/original";
-    const paired = pairedWithBuiltins(new Map([[f, builtins.get("bm25")!]]), new Map([[f, builtins]]), { seed: 1, samples: 200 }, "t", measures)[f]!;
+    const paired = pairedWithBuiltins(
+      new Map([[f, builtins.get("bm25")!]]),
+      new Map([[f, builtins]]),
+      { seed: 1, samples: 200 },
+      "t",
+      measures,
+    )[f]!;
     for (const [s, rows] of Object.entries(paired)) {
       for (const r of Object.values(rows)) expect(r.wins + r.ties + r.losses, s).toBe(r.n);
     }
@@ -184,9 +234,21 @@ describe("longmemeval-eval under the ladder's measures", () => {
   it("writes the paired comparison into longmemeval-eval's report", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lme-eval-"));
     const out = join(dir, "out.json");
-    const r = await runCliInProcess(["longmemeval-eval", "--data", LME, "--rankings", join(FIXTURES, "longmemeval-session.jsonl"), "--output", out, "--samples", "100"]);
+    const r = await runCliInProcess([
+      "longmemeval-eval",
+      "--data",
+      LME,
+      "--rankings",
+      join(FIXTURES, "longmemeval-session.jsonl"),
+      "--output",
+      out,
+      "--samples",
+      "100",
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(readFileSync(out, "utf8")) as { paired: { measures: string[]; families: Record<string, Record<string, Record<string, { n: number }>>> } };
+    const doc = JSON.parse(readFileSync(out, "utf8")) as {
+      paired: { measures: string[]; families: Record<string, Record<string, Record<string, { n: number }>>> };
+    };
     expect(doc.paired.measures).toEqual(["session.any@5", "session.recall@5"]);
     expect(Object.keys(doc.paired.families["has_answer/original"]!)).toEqual(extendedStrategies().map((s) => s.key));
   });
@@ -194,8 +256,12 @@ describe("longmemeval-eval under the ladder's measures", () => {
   it("refuses an id ranked more often than the haystack holds it and a bad latency, naming the line", () => {
     const q = data.questions.find((x) => new Set(x.sessions.map((s) => s.id)).size === x.sessions.length)!;
     const twice = JSON.stringify({ question_id: q.questionId, ranked_ids: [q.sessions[0]!.id, q.sessions[0]!.id] });
-    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(twice, "r.jsonl"), "r.jsonl", true, SPEC)).toThrow(/r\.jsonl:1: ".*" is ranked more often than question .*'s haystack holds it/);
-    expect(() => parseLongMemEvalRankings('{"question_id": "a", "ranked_ids": ["x"], "latency_ms": -1}', "r.jsonl")).toThrow(/r\.jsonl:1: latency_ms must be a number/);
+    expect(() => evaluateLongMemEvalRankings(data, parseLongMemEvalRankings(twice, "r.jsonl"), "r.jsonl", true, SPEC)).toThrow(
+      /r\.jsonl:1: ".*" is ranked more often than question .*'s haystack holds it/,
+    );
+    expect(() => parseLongMemEvalRankings('{"question_id": "a", "ranked_ids": ["x"], "latency_ms": -1}', "r.jsonl")).toThrow(
+      /r\.jsonl:1: latency_ms must be a number/,
+    );
   });
 
   it("exits 2 and writes nothing on a refusal", async () => {
@@ -203,7 +269,16 @@ describe("longmemeval-eval under the ladder's measures", () => {
     const rankings = join(dir, "r.jsonl");
     const q = data.questions.find((x) => new Set(x.sessions.map((s) => s.id)).size === x.sessions.length)!;
     writeFileSync(rankings, JSON.stringify({ question_id: q.questionId, ranked_ids: [q.sessions[0]!.id, q.sessions[0]!.id] }) + "\n");
-    const r = await runCliInProcess(["longmemeval-eval", "--data", LME, "--rankings", rankings, "--output", join(dir, "out.json"), "--allow-missing"]);
+    const r = await runCliInProcess([
+      "longmemeval-eval",
+      "--data",
+      LME,
+      "--rankings",
+      rankings,
+      "--output",
+      join(dir, "out.json"),
+      "--allow-missing",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/r\.jsonl:1: ".*" is ranked more often than question/);
     expect(existsSync(join(dir, "out.json"))).toBe(false);

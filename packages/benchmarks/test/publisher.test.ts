@@ -3,7 +3,18 @@
 // is, even one edited or added during the run; unsafe --out folders are refused before any work;
 // killed runs' staging is cleaned up by the next run; a second run into the same folder is refused.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -180,7 +191,10 @@ describe("leftovers and concurrent runs", () => {
   });
 
   it("a lock held by another live process refuses the run; a lock of a dead pid is taken over with a note", async () => {
-    writeFileSync(join(out, ".persode-lock"), JSON.stringify({ pid: process.ppid, host: (await import("node:os")).hostname(), started: "earlier" }));
+    writeFileSync(
+      join(out, ".persode-lock"),
+      JSON.stringify({ pid: process.ppid, host: (await import("node:os")).hostname(), started: "earlier" }),
+    );
     expect(() => StagedResults.begin(out)).toThrow(`another run (pid ${process.ppid}, started earlier)`);
     const dead = deadPid();
     writeFileSync(join(out, ".persode-lock"), JSON.stringify({ pid: dead }));
@@ -224,7 +238,7 @@ describe("--out folders that are refused before any work", () => {
     expect(() => resultsFolder("link", "results", base)).toThrow(/the repository root/);
   });
 
-  it("`pnpm bench exp1 --out \"\"` and `corpus --out /` exit 2 before writing anything", async () => {
+  it('`pnpm bench exp1 --out ""` and `corpus --out /` exit 2 before writing anything', async () => {
     const cwd = process.cwd();
     process.chdir(base);
     try {

@@ -24,7 +24,8 @@ const availability = await provisionModel({ offline: true }).then(
   () => undefined,
   (e: Error) => e.message,
 );
-if (availability && !inCi) process.stderr.write(`reproducibility (perturbed MiniLM) skipped — the model is not provisioned here:\n${availability}\n`);
+if (availability && !inCi)
+  process.stderr.write(`reproducibility (perturbed MiniLM) skipped — the model is not provisioned here:\n${availability}\n`);
 
 /** Largest multiple of the vector's ulp a component moves by: 8 ulps of 0.125–0.25 is 1.2e-7, the measured cross-CPU maximum. */
 const MAX_ULPS = 8;
@@ -79,11 +80,23 @@ describe.skipIf(availability !== undefined && !inCi)("the neural half rerun on p
 
   beforeAll(async () => {
     if (availability) throw new Error(`CI must provision the model (\`pnpm model fetch\`) before the tests:\n${availability}`);
-    const [locomo, epirec, audit, emobank] = await Promise.all([LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK].map((d) => resolveDataset(d, DATA_OPTIONS)));
-    for (const [d, r] of [[LOCOMO, locomo], [EPIREC, epirec], [LOCOMO_AUDIT, audit], [EMOBANK, emobank]] as const) vi.stubEnv(d.envPathVar, r!.path);
+    const [locomo, epirec, audit, emobank] = await Promise.all(
+      [LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK].map((d) => resolveDataset(d, DATA_OPTIONS)),
+    );
+    for (const [d, r] of [
+      [LOCOMO, locomo],
+      [EPIREC, epirec],
+      [LOCOMO_AUDIT, audit],
+      [EMOBANK, emobank],
+    ] as const)
+      vi.stubEnv(d.envPathVar, r!.path);
     vi.stubEnv("PERSODE_OFFLINE", "1");
     if (!embedderNames().includes("minilm-perturbed")) {
-      registerEmbedder({ name: "minilm-perturbed", description: `test: the pinned MiniLM, every component moved by up to ${MAX_ULPS} float32 ulps`, create: async (o) => perturbed((await buildEmbedder("minilm", { ...o, offline: true })).embedder) });
+      registerEmbedder({
+        name: "minilm-perturbed",
+        description: `test: the pinned MiniLM, every component moved by up to ${MAX_ULPS} float32 ulps`,
+        create: async (o) => perturbed((await buildEmbedder("minilm", { ...o, offline: true })).embedder),
+      });
     }
     root = mkdtempSync(join(tmpdir(), "persode-repro-"));
     out = join(root, "results");
@@ -112,8 +125,12 @@ describe.skipIf(availability !== undefined && !inCi)("the neural half rerun on p
     const refused = report.files.filter((f) => f.status !== "identical" && f.status !== "within");
     expect(refused.map((f) => `${f.file}: ${f.problems.join("; ")}`)).toEqual([]);
     expect(report.ok).toBe(true);
-    const moved = report.files.filter((f) => f.status === "within").map((f) => `${f.file}: ${f.changed} values, largest ${f.largest?.delta} at ${f.largest?.path}`);
-    process.stdout.write(`perturbed rerun: ${moved.length} files moved within tolerance${moved.length ? `:\n  ${moved.join("\n  ")}` : ""}\n`);
+    const moved = report.files
+      .filter((f) => f.status === "within")
+      .map((f) => `${f.file}: ${f.changed} values, largest ${f.largest?.delta} at ${f.largest?.path}`);
+    process.stdout.write(
+      `perturbed rerun: ${moved.length} files moved within tolerance${moved.length ? `:\n  ${moved.join("\n  ")}` : ""}\n`,
+    );
     // Which values move depends on how close they sit to a rounding boundary on this CPU (here: 5 regressor
     // weights by one unit), so that count is printed, not asserted; the tolerance rules themselves are
     // exercised case by case in packages/results/test/check.test.ts. Only files of model runs may move:
@@ -122,12 +139,17 @@ describe.skipIf(availability !== undefined && !inCi)("the neural half rerun on p
 
   it("refuses a published MiniLM value moved past its tolerance, naming file, path and both values", () => {
     const file = "exp5_locomo.json";
-    const doc = JSON.parse(readFileSync(join(out, file), "utf8")) as { runs: Record<string, { strategies: Record<string, Record<string, number>> }> };
+    const doc = JSON.parse(readFileSync(join(out, file), "utf8")) as {
+      runs: Record<string, { strategies: Record<string, Record<string, number>> }>;
+    };
     const row = doc.runs["all-MiniLM-L6-v2"]!.strategies["similarity-only"]!;
     const before = row["evidence_recall@5"]!;
     row["evidence_recall@5"] = before + 0.01;
     const edited = folder(out);
-    const r = checkResults(folder(REPO_RESULTS), { ...edited, read: (f) => (f === file ? Buffer.from(JSON.stringify(doc, null, 2) + "\n") : edited.read(f)) });
+    const r = checkResults(folder(REPO_RESULTS), {
+      ...edited,
+      read: (f) => (f === file ? Buffer.from(JSON.stringify(doc, null, 2) + "\n") : edited.read(f)),
+    });
     expect(r.ok).toBe(false);
     const problems = r.files.find((f) => f.file === file)!.problems.join("\n");
     expect(problems).toContain('runs["all-MiniLM-L6-v2"].strategies["similarity-only"]["evidence_recall@5"]');
@@ -156,7 +178,10 @@ describe.skipIf(availability !== undefined && !inCi)("the neural half rerun on p
     row["evidence_recall@5"] = row["evidence_recall@5"]! * (1 + Number.EPSILON);
     writeFileSync(join(root, "edited.json"), JSON.stringify(doc, null, 2) + "\n");
     const edited = folder(out);
-    const r = checkResults(folder(REPO_RESULTS), { ...edited, read: (f) => (f === file ? readFileSync(join(root, "edited.json")) : edited.read(f)) });
+    const r = checkResults(folder(REPO_RESULTS), {
+      ...edited,
+      read: (f) => (f === file ? readFileSync(join(root, "edited.json")) : edited.read(f)),
+    });
     expect(r.ok).toBe(false);
     expect(r.files.find((f) => f.file === file)!.problems.join("\n")).toContain("this value is exact");
   });

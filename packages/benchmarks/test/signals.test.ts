@@ -71,7 +71,11 @@ describe("stop signals during a long run", () => {
   ] as const) {
     it(`${signal} to pnpm bench: exit ${code}, nothing published`, async () => {
       const out = userFolder(signal);
-      const proc = spawn(process.execPath, [BENCH, "exp6", "--samples", "100000", "--out", out], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const proc = spawn(process.execPath, [BENCH, "exp6", "--samples", "100000", "--out", out], {
+        cwd: root,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       const run = collect(proc);
       const pid = await runningIn(out, proc);
       proc.kill(signal);
@@ -84,7 +88,11 @@ describe("stop signals during a long run", () => {
 
   it("SIGINT to the CLI run directly (node dist/cli.js): exit 130, nothing published", async () => {
     const out = userFolder("direct");
-    const proc = spawn(process.execPath, [CLI, "exp6", "--samples", "100000", "--out", out], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [CLI, "exp6", "--samples", "100000", "--out", out], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const run = collect(proc);
     const pid = await runningIn(out, proc);
     proc.kill("SIGINT");
@@ -97,7 +105,14 @@ describe("stop signals during a long run", () => {
   it("SIGKILL of the parent (what pnpm does to itself on SIGTERM): the run stops, nothing published", async () => {
     const out = userFolder("orphan");
     // a stand-in for pnpm: a process that runs the bench script and is then killed outright
-    const parent = spawn(process.execPath, ["-e", `require("child_process").spawn(process.execPath, ${JSON.stringify([BENCH, "exp6", "--samples", "100000", "--out", out])}, { stdio: "ignore" }); setInterval(() => {}, 1000);`], { cwd: root, env, stdio: "ignore" });
+    const parent = spawn(
+      process.execPath,
+      [
+        "-e",
+        `require("child_process").spawn(process.execPath, ${JSON.stringify([BENCH, "exp6", "--samples", "100000", "--out", out])}, { stdio: "ignore" }); setInterval(() => {}, 1000);`,
+      ],
+      { cwd: root, env, stdio: "ignore" },
+    );
     const pid = await runningIn(out, parent);
     parent.kill("SIGKILL");
     for (let i = 0; i < 200 && (alive(pid) || existsSync(join(out, ".persode-lock"))); i++) await sleep(100);

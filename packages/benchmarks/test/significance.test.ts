@@ -7,7 +7,7 @@ import { pairedTTest } from "../src/stats/t-test.js";
 /** A small deterministic generator for test data (not the one under test). */
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
 }
 
 /** The textbook sign-flip count: for every resample, flip item i iff its bit is set, sum left to right. */
@@ -43,7 +43,9 @@ describe("randomization (sign-flip) test", () => {
     expect(r.atLeastAsExtreme).toBe(0);
     expect(r.p).toBe(1 / (DEFAULT_PERMUTATIONS + 1));
     // Two-sided: the same shift the other way is just as significant.
-    expect(randomizationTest(base, better, drawSignFlips(n, { samples: DEFAULT_PERMUTATIONS, seed: 7 }, "shift")).p).toBe(1 / (DEFAULT_PERMUTATIONS + 1));
+    expect(randomizationTest(base, better, drawSignFlips(n, { samples: DEFAULT_PERMUTATIONS, seed: 7 }, "shift")).p).toBe(
+      1 / (DEFAULT_PERMUTATIONS + 1),
+    );
   });
 
   it("the byte-table evaluation counts exactly what flipping each sign does", () => {

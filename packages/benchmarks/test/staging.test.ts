@@ -16,7 +16,12 @@ let root: string;
 let env: Record<string, string>;
 
 function run(script: string, argv: string[]) {
-  const r = spawnSync(process.execPath, [script, ...argv], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8", timeout: 240_000 });
+  const r = spawnSync(process.execPath, [script, ...argv], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    timeout: 240_000,
+  });
   if (r.error) throw r.error;
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
@@ -24,14 +29,18 @@ function run(script: string, argv: string[]) {
 /** Every published file (results/ and README.md) with its bytes. */
 function snapshot(): Map<string, string> {
   const files = new Map<string, string>();
-  for (const f of listFiles(join(root, "results"))) if (f !== "timings.json") files.set(`results/${f}`, readFileSync(join(root, "results", f), "latin1"));
+  for (const f of listFiles(join(root, "results")))
+    if (f !== "timings.json") files.set(`results/${f}`, readFileSync(join(root, "results", f), "latin1"));
   files.set("README.md", readFileSync(join(root, "README.md"), "latin1"));
   return files;
 }
 
 function plugin(name: string, rankBody: string): string {
   const path = join(root, `${name}.mjs`);
-  writeFileSync(path, `import { descendingOrder, registerStrategy } from "@persode/core";\nregisterStrategy({ key: "${name}", slug: "${name}", description: "test", rank(ctx) { ${rankBody} } });\n`);
+  writeFileSync(
+    path,
+    `import { descendingOrder, registerStrategy } from "@persode/core";\nregisterStrategy({ key: "${name}", slug: "${name}", description: "test", rank(ctx) { ${rankBody} } });\n`,
+  );
   return path;
 }
 
@@ -70,14 +79,34 @@ describe("a failed or interrupted `pnpm bench all` leaves the previous results i
   });
 
   it("a plugin whose ranking is invalid (Exp. 3 fails after Exp. 1 and 2 ran): exit 1, nothing published", () => {
-    const r = run(BENCH, ["all", "--embedder", "hashing", "--samples", "100", "--seed", "7", "--plugin", plugin("broken", "return new Int32Array(ctx.size);")]);
+    const r = run(BENCH, [
+      "all",
+      "--embedder",
+      "hashing",
+      "--samples",
+      "100",
+      "--seed",
+      "7",
+      "--plugin",
+      plugin("broken", "return new Int32Array(ctx.size);"),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('strategy "broken"');
     expectUnchanged();
   }, 240_000);
 
   it("SIGINT in the middle of the run: exit 130, nothing published", () => {
-    const r = run(BENCH, ["all", "--embedder", "hashing", "--samples", "100", "--seed", "7", "--plugin", plugin("interrupt", 'process.kill(process.pid, "SIGINT"); return descendingOrder(ctx.similarity());')]);
+    const r = run(BENCH, [
+      "all",
+      "--embedder",
+      "hashing",
+      "--samples",
+      "100",
+      "--seed",
+      "7",
+      "--plugin",
+      plugin("interrupt", 'process.kill(process.pid, "SIGINT"); return descendingOrder(ctx.similarity());'),
+    ]);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain("interrupted (SIGINT): nothing was published");
     expectUnchanged();

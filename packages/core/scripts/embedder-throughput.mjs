@@ -11,7 +11,9 @@ import { join } from "node:path";
 const USAGE = "usage: embedder-throughput.mjs [--embedder name] [--model id] [--dtype fp32|q8|...] [--n count]";
 let parsed;
 try {
-  parsed = parseArgs({ options: { embedder: { type: "string" }, model: { type: "string" }, dtype: { type: "string" }, n: { type: "string" } } });
+  parsed = parseArgs({
+    options: { embedder: { type: "string" }, model: { type: "string" }, dtype: { type: "string" }, n: { type: "string" } },
+  });
 } catch (e) {
   console.error(`${e.message}\n${USAGE}`);
   process.exit(2);
@@ -27,11 +29,18 @@ const name = values.embedder ?? "minilm";
 
 // Journal-like sentences of varied length; each one distinct so nothing is deduplicated.
 const SUBJECTS = ["I", "My sister", "We", "Mom", "The team", "My friend and I"];
-const EVENTS = ["went for a walk by the river", "finally finished the project", "argued about the trip",
-  "cooked dinner together", "missed the bus again", "talked late into the night about school"];
+const EVENTS = [
+  "went for a walk by the river",
+  "finally finished the project",
+  "argued about the trip",
+  "cooked dinner together",
+  "missed the bus again",
+  "talked late into the night about school",
+];
 const FEELINGS = ["and felt calm", "and I was proud", "which made me sad", "and it was exhausting", "so I felt grateful", ""];
 const texts = Array.from({ length: n }, (_, i) =>
-  `${SUBJECTS[i % 6]} ${EVENTS[Math.floor(i / 6) % 6]} ${FEELINGS[Math.floor(i / 36) % 6]} (day ${i}).`.replace("  ", " "));
+  `${SUBJECTS[i % 6]} ${EVENTS[Math.floor(i / 6) % 6]} ${FEELINGS[Math.floor(i / 36) % 6]} (day ${i}).`.replace("  ", " "),
+);
 
 const cacheDir = mkdtempSync(join(tmpdir(), "persode-throughput-"));
 try {
@@ -50,7 +59,9 @@ try {
   await e.dispose?.();
   const rate = (ms) => Math.round((n / ms) * 1000);
   console.log(`embedder ${e.id} (dim ${e.dim}), ${n} sentences, ${cpus().length} CPUs, Node ${process.version}`);
-  console.log(`load ${Math.round(load)} ms; first pass ${rate(cold)} sentences/s; second pass ${rate(warm)} sentences/s (${e.cache ? "from the embedding cache" : "this embedder has no cache"})`);
+  console.log(
+    `load ${Math.round(load)} ms; first pass ${rate(cold)} sentences/s; second pass ${rate(warm)} sentences/s (${e.cache ? "from the embedding cache" : "this embedder has no cache"})`,
+  );
 } finally {
   rmSync(cacheDir, { recursive: true, force: true });
 }

@@ -88,10 +88,13 @@ export class PersodeAgent {
   private readonly logger: { warn(message: string): void } | undefined;
 
   constructor(options: PersodeAgentOptions) {
-    if (options === null || typeof options !== "object") throw new TypeError("PersodeAgent: options must be an object with at least { preferences }");
+    if (options === null || typeof options !== "object")
+      throw new TypeError("PersodeAgent: options must be an object with at least { preferences }");
     this.preferences = createPreferences(options.preferences as PreferencesInput, "PersodeAgent preferences");
     if (options.store && options.embedder && options.store.embedder !== options.embedder) {
-      throw new Error(`PersodeAgent: the store uses embedder "${options.store.embedder.id}" but embedder "${options.embedder.id}" was also given; pass only one of them`);
+      throw new Error(
+        `PersodeAgent: the store uses embedder "${options.store.embedder.id}" but embedder "${options.embedder.id}" was also given; pass only one of them`,
+      );
     }
     this.store = options.store ?? new MemoryStore({ embedder: options.embedder ?? new HashingEmbedder() });
     this.analyzer = options.analyzer ?? new LexiconAnalyzer();
@@ -151,7 +154,13 @@ export class PersodeAgent {
     const t = this.instant(now, "respond");
     const { alpha, analysis } = await this.gate(input);
     // Reinforced only once the reply exists: a failed LLM call leaves the memories as they were.
-    const retrieved = await this.store.retrieve(input, { topK: RESPOND_TOP_K, now: t, reinforce: false, alpha, queryIntensity: analysis.intensity });
+    const retrieved = await this.store.retrieve(input, {
+      topK: RESPOND_TOP_K,
+      now: t,
+      reinforce: false,
+      alpha,
+      queryIntensity: analysis.intensity,
+    });
     const context = PersodeAgent.contextLines(retrieved);
     const system = this.systemPrompt;
     const user = [
@@ -174,7 +183,8 @@ export class PersodeAgent {
    */
   async createJournal(utterance: string, topK: number = JOURNAL_TOP_K, now?: TimeInput): Promise<JournalEntry> {
     requireUtterance(utterance, "createJournal");
-    if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`createJournal: topK must be a non-negative integer, got ${describe(topK)}`);
+    if (!Number.isInteger(topK) || topK < 0)
+      throw new RangeError(`createJournal: topK must be a non-negative integer, got ${describe(topK)}`);
     const t = this.instant(now, "createJournal");
     const { analysis, memory } = await this.ingest(utterance, t);
     const alpha = gateAlpha(analysis.intensity);
@@ -217,7 +227,9 @@ export class PersodeAgent {
   /** Render a journal entry's image with the LLM's image endpoint (needs a configured API key). */
   async renderImage(entry: Pick<JournalEntry, "visualPrompt">): Promise<GeneratedImage> {
     if (typeof this.llm.generateImage !== "function") {
-      throw new Error(`renderImage: the LLM "${this.llm.name}" cannot generate images; set OPENAI_API_KEY or PERSODE_LLM_API_KEY (see createLlm)`);
+      throw new Error(
+        `renderImage: the LLM "${this.llm.name}" cannot generate images; set OPENAI_API_KEY or PERSODE_LLM_API_KEY (see createLlm)`,
+      );
     }
     return this.llm.generateImage(entry.visualPrompt);
   }

@@ -123,7 +123,8 @@ export class LlmAnalyzer implements EmotionAnalyzer {
     };
     const event = str("event");
     const emotion = str("emotion").toLowerCase();
-    if (!this.emotions.includes(emotion)) throw new SchemaError(`"emotion" must be one of ${this.emotions.join(", ")}, got ${describe(o.emotion)}`);
+    if (!this.emotions.includes(emotion))
+      throw new SchemaError(`"emotion" must be one of ${this.emotions.join(", ")}, got ${describe(o.emotion)}`);
     const intensity = o.intensity;
     if (typeof intensity !== "number" || !Number.isFinite(intensity) || intensity < 0 || intensity > 1) {
       throw new SchemaError(`"intensity" must be a number in [0, 1], got ${describe(intensity)}`);

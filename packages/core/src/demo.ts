@@ -58,7 +58,9 @@ export async function runDemo(): Promise<string> {
     const at = nowMs - h.daysAgo * DAY_MS;
     const { analysis, memory } = await agent.ingest(h.text, at);
     out.push(`- [${new Date(at).toISOString().slice(0, 10)}] ${memory.id} "${h.text}"`);
-    out.push(`    → emotion ${analysis.emotion}, E = ${analysis.intensity}${analysis.significant ? " (significant)" : ""}, event "${analysis.event}", ${analysis.hashtags.join(" ")}`);
+    out.push(
+      `    → emotion ${analysis.emotion}, E = ${analysis.intensity}${analysis.significant ? " (significant)" : ""}, event "${analysis.event}", ${analysis.hashtags.join(" ")}`,
+    );
   }
   out.push("");
 
@@ -69,7 +71,9 @@ export async function runDemo(): Promise<string> {
   out.push("Memory context:");
   for (const [i, line] of r.context.entries()) {
     const res = r.retrieved[i];
-    out.push(`  - ${line}${res ? `  [${res.memory.id}, sim ${res.similarity.toFixed(3)}, fused ${res.fused.toFixed(3)}, recalled ${res.memory.recallCount}×]` : ""}`);
+    out.push(
+      `  - ${line}${res ? `  [${res.memory.id}, sim ${res.similarity.toFixed(3)}, fused ${res.fused.toFixed(3)}, recalled ${res.memory.recallCount}×]` : ""}`,
+    );
   }
   out.push(`Agent: ${r.reply}`, "");
 

@@ -1,7 +1,8 @@
 /**
  * @persode/core — the Persode memory model (Jin et al., ICES 2025) as a library: what an application
  * needs to remember, forget, rank and journal. Two more entry points keep heavy or test-only code out
- * of this one: `@persode/core/transformers` (the transformers.js sentence embedders and their embedding cache; needs the optional dependency @huggingface/transformers)
+ * of this one: `@persode/core/transformers` (the transformers.js sentence embedders and their embedding cache; needs the optional
+ * dependency @huggingface/transformers)
  * and `@persode/core/testing` (an offline generator of a tiny BERT-shaped ONNX model).
  * Section references (§N) are to docs/spec.md.
  */
@@ -11,7 +12,10 @@
 export { DAY_MS } from "@persode/util";
 /** A write the file system refused (MemoryStore.save), with the path, the reason and the fix. */
 export { WriteError } from "@persode/util";
-/** toEpochMs: parse a Date, ISO-8601 string or epoch ms to epoch ms (§1); isoUtc: render epoch ms as ISO-8601 UTC; TimeInput: what the library accepts as an instant. */
+/**
+ * toEpochMs: parse a Date, ISO-8601 string or epoch ms to epoch ms (§1); isoUtc: render epoch ms as ISO-8601 UTC; TimeInput: what the
+ * library accepts as an instant.
+ */
 export { toEpochMs, isoUtc, type TimeInput } from "./time.js";
 
 // Forgetting (§1)
@@ -55,7 +59,15 @@ export { createEmbedder, registerEmbedder, embedderNames, type EmbedderFactory, 
 
 // Store and retrieval (§5)
 /** What a strategy ranks with: the store's typed columns and lazily computed similarity, salience and fused orders. */
-export { NEAR_TIE_EPSILON, RankingContext, descendingOrder, nearTiePositions, type StoreColumns, type RankingQuery, type RankingParams } from "./ranking.js";
+export {
+  NEAR_TIE_EPSILON,
+  RankingContext,
+  descendingOrder,
+  nearTiePositions,
+  type StoreColumns,
+  type RankingQuery,
+  type RankingParams,
+} from "./ranking.js";
 /** The Memory Selection Block: add, retrieve with a strategy, reinforce, save and load. */
 export { MemoryStore, MAX_STORE_DIM, type MemoryStoreOptions, type RetrieveOptions, type RetrievalResult } from "./store.js";
 /** A retrieval strategy: key, file-name slug and a full ranking of the store. */
@@ -70,7 +82,9 @@ export { salienceOnly } from "./strategies/salience.js";
 export { fused, fusedStrategy } from "./strategies/fused.js";
 /** Fusion only when the query itself is emotional (E ≥ 0.6), else similarity; the gate's rule. */
 export { gated, gateAlpha, gateFires, GATE_FUSED_ALPHA, type GateOptions } from "./strategies/gated.js";
-/** Rank with a strategy and check the result is a permutation of the store (NaN scores refused), naming the strategy and query on failure. */
+/**
+ * Rank with a strategy and check the result is a permutation of the store (NaN scores refused), naming the strategy and query on failure.
+ */
 export { rankChecked, permutationProblem, StrategyRankingError } from "./strategies/checked-rank.js";
 /** The strategy registry every paper-format experiment iterates: the five built-ins, then plugins. */
 export { registerStrategy, unregisterStrategy, strategies, BUILTIN_STRATEGIES } from "./strategies/registry.js";
@@ -83,7 +97,12 @@ export { rrf, rrfStrategy, RRF_K } from "./strategies/rrf.js";
 /** CombSUM of min-max-normalised BM25 and cosine (Fox & Shaw 1994). */
 export { combSum, combSumScores } from "./strategies/combsum.js";
 /** Generative Agents retrieval: recency, importance (analyzer E) and relevance, min-max normalised (Park et al. 2023). */
-export { generativeAgents, generativeAgentsStrategy, generativeAgentsScores, type GenerativeAgentsOptions } from "./strategies/generative-agents.js";
+export {
+  generativeAgents,
+  generativeAgentsStrategy,
+  generativeAgentsScores,
+  type GenerativeAgentsOptions,
+} from "./strategies/generative-agents.js";
 /** MemoryBank retention-weighted similarity, e^(−t/S) with S = 1 + recalls (Zhong et al. 2023). */
 export { memoryBank, memoryBankRetention } from "./strategies/memorybank.js";
 /** Maximal marginal relevance over cosine (λ = 0.5; Carbonell & Goldstein 1998). */
@@ -92,8 +111,17 @@ export { mmr, mmrStrategy, mmrOrder, type MmrOptions } from "./strategies/mmr.js
 export { gatedHybrid } from "./strategies/gated-hybrid.js";
 /** Min-max normalisation and 1-based ranks, as the fusion strategies use them. */
 export { minMax, ranksOf } from "./strategies/score-utils.js";
-/** The extended set beyond the paper's five (baselines and published memory models), its registry, and lookup of any strategy by key or slug. */
-export { EXTENDED_STRATEGIES, extendedStrategies, registerExtendedStrategy, unregisterExtendedStrategy, getStrategy } from "./strategies/extended.js";
+/**
+ * The extended set beyond the paper's five (baselines and published memory models), its registry, and lookup of any strategy by key or
+ * slug.
+ */
+export {
+  EXTENDED_STRATEGIES,
+  extendedStrategies,
+  registerExtendedStrategy,
+  unregisterExtendedStrategy,
+  getStrategy,
+} from "./strategies/extended.js";
 
 // Onboarding and templates (§6)
 /** User preferences from onboarding or a profile, the style prompt and the visual descriptors they imply. */
@@ -146,7 +174,10 @@ export {
 } from "./agent.js";
 
 // Emotion estimators (Exp. 7)
-/** An emotion estimator: E ∈ [0, 1] (and valence where it can) for any text, and the adapter that puts one behind the analyzer interface (Exp. 7). */
+/**
+ * An emotion estimator: E ∈ [0, 1] (and valence where it can) for any text, and the adapter that puts one behind the analyzer interface
+ * (Exp. 7).
+ */
 export { polarityOf, checkEstimate, estimatorAnalyzer, type EmotionEstimate, type EmotionEstimator } from "./estimators/estimator.js";
 /** The keyword lexicon analyzer as an estimator (the paper's E). */
 export { lexiconEstimator } from "./estimators/lexicon.js";
@@ -155,7 +186,16 @@ export { vaderEstimator, vaderScores, VADER_NEUTRAL_BAND } from "./estimators/va
 /** AFINN-165 through the `sentiment` package: E from the normalised comparative score. */
 export { afinnEstimator, afinnScore, AFINN_NORMALIZATION_ALPHA } from "./estimators/afinn.js";
 /** Closed-form ridge regression (Cholesky), deterministic, for the EmoBank regressor. */
-export { fitRidge, ridgeProblem, solveRidge, predictLinear, cholesky, choleskySolve, type LinearModel, type RidgeProblem } from "./estimators/ridge.js";
+export {
+  fitRidge,
+  ridgeProblem,
+  solveRidge,
+  predictLinear,
+  cholesky,
+  choleskySolve,
+  type LinearModel,
+  type RidgeProblem,
+} from "./estimators/ridge.js";
 /** Pearson correlation. */
 export { pearson } from "./estimators/pearson.js";
 /** Percentile calibration of raw scores onto E ∈ [0, 1]. */
@@ -173,7 +213,14 @@ export {
   type EmoBankFitOptions,
 } from "./estimators/emobank.js";
 /** Zero-shot E from embedder cosine to emotion-exemplar sentences written for this project. */
-export { EMOTION_EXEMPLARS, prototypeSpace, prototypeScore, prototypeCalibration, prototypeEstimator, type PrototypeSpace } from "./estimators/prototype.js";
+export {
+  EMOTION_EXEMPLARS,
+  prototypeSpace,
+  prototypeScore,
+  prototypeCalibration,
+  prototypeEstimator,
+  type PrototypeSpace,
+} from "./estimators/prototype.js";
 /** An OpenAI-compatible LLM as an estimator. */
 export { llmEstimator } from "./estimators/llm.js";
 /** EpiRec's authored intensity band as E: an upper bound, never a method. */

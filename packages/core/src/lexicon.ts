@@ -39,8 +39,10 @@ export function validateLexicon(x: unknown, where = "lexicon"): Lexicon {
   (o.emotions as unknown[]).forEach((e, i) => {
     const r = e as Record<string, unknown>;
     if (typeof r?.emotion !== "string") fail(`emotions[${i}].emotion`, "must be a string");
-    if (!Array.isArray(r.keywords) || r.keywords.some((k) => typeof k !== "string")) fail(`emotions[${i}].keywords`, "must be an array of strings");
-    if (typeof r.intensity !== "number" || !(r.intensity >= 0 && r.intensity <= 1)) fail(`emotions[${i}].intensity`, "must be a number in [0, 1]");
+    if (!Array.isArray(r.keywords) || r.keywords.some((k) => typeof k !== "string"))
+      fail(`emotions[${i}].keywords`, "must be an array of strings");
+    if (typeof r.intensity !== "number" || !(r.intensity >= 0 && r.intensity <= 1))
+      fail(`emotions[${i}].intensity`, "must be a number in [0, 1]");
     if (typeof r.valence !== "number") fail(`emotions[${i}].valence`, "must be a number");
   });
   for (const k of ["boosters", "stopwords"]) {
@@ -51,6 +53,6 @@ export function validateLexicon(x: unknown, where = "lexicon"): Lexicon {
   for (const k of ["per_exclamation_mark", "booster_token", "all_caps_word"]) {
     if (typeof em?.[k] !== "number") fail(`emphasis.${k}`, "must be a number");
   }
-  if (!(o.emotions as LexiconEmotion[]).some((e) => e.emotion === "neutral")) fail("emotions", "must include a \"neutral\" entry");
+  if (!(o.emotions as LexiconEmotion[]).some((e) => e.emotion === "neutral")) fail("emotions", 'must include a "neutral" entry');
   return o as unknown as Lexicon;
 }

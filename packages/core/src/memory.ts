@@ -54,7 +54,8 @@ export class Memory {
     if (init === null || typeof init !== "object") throw new TypeError("memory: expected an object");
     if (typeof init.text !== "string") throw new TypeError(`memory text must be a string, got ${describe(init.text)}`);
     this.id = init.id ?? fallbackId;
-    if (typeof this.id !== "string" || this.id === "") throw new TypeError(`memory id must be a non-empty string, got ${describe(this.id)}`);
+    if (typeof this.id !== "string" || this.id === "")
+      throw new TypeError(`memory id must be a non-empty string, got ${describe(this.id)}`);
     this.text = init.text;
     this.event = init.event ?? init.text;
     this.emotion = init.emotion ?? "neutral";
@@ -135,7 +136,8 @@ export class Memory {
       return o[k] as string;
     };
     const num = (k: string): number => {
-      if (typeof o[k] !== "number" || !Number.isFinite(o[k])) throw new TypeError(`${where}.${k}: expected a finite number, got ${describe(o[k])}`);
+      if (typeof o[k] !== "number" || !Number.isFinite(o[k]))
+        throw new TypeError(`${where}.${k}: expected a finite number, got ${describe(o[k])}`);
       return o[k] as number;
     };
     if (!Array.isArray(o.hashtags) || o.hashtags.some((t) => typeof t !== "string")) {

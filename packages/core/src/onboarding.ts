@@ -71,11 +71,14 @@ function toggle(value: unknown, field: string, fallback: string, where: string):
  * text field a non-empty string (whitespace collapsed), extra tags non-empty strings.
  */
 export function createPreferences(input: PreferencesInput, where = "preferences"): Preferences {
-  if (input === null || typeof input !== "object") throw new TypeError(`${where} must be an object, got ${input === null ? "null" : typeof input}`);
+  if (input === null || typeof input !== "object")
+    throw new TypeError(`${where} must be an object, got ${input === null ? "null" : typeof input}`);
   const i = input as unknown as Record<string, unknown>;
   const snake = Object.keys(i).filter((k) => k.includes("_") && PROFILE_KEYS[k]);
   if (snake.length > 0) {
-    throw new RangeError(`${where}: ${snake.map((k) => `"${k}"`).join(", ")} ${snake.length > 1 ? "are" : "is"} snake_case; createPreferences takes camelCase (${snake.map((k) => `"${PROFILE_KEYS[k]}"`).join(", ")}), or pass the object to preferencesFromProfile, which takes either`);
+    throw new RangeError(
+      `${where}: ${snake.map((k) => `"${k}"`).join(", ")} ${snake.length > 1 ? "are" : "is"} snake_case; createPreferences takes camelCase (${snake.map((k) => `"${PROFILE_KEYS[k]}"`).join(", ")}), or pass the object to preferencesFromProfile, which takes either`,
+    );
   }
   const age = i.age;
   if (typeof age !== "number" || !Number.isInteger(age) || age <= 0) {
@@ -139,9 +142,15 @@ export function preferencesFromProfile(profile: Record<string, unknown>, default
   const input: Record<string, unknown> = { artStyle: text(defaultArtStyle, "defaultArtStyle", "preferencesFromProfile") };
   const givenAs = new Map<string, string>();
   for (const [key, value] of Object.entries(profile)) {
-    const field = Object.prototype.hasOwnProperty.call(PROFILE_KEYS, key) ? PROFILE_KEYS[key] : CAMEL_KEYS.has(key) ? (key as keyof PreferencesInput) : undefined;
+    const field = Object.prototype.hasOwnProperty.call(PROFILE_KEYS, key)
+      ? PROFILE_KEYS[key]
+      : CAMEL_KEYS.has(key)
+        ? (key as keyof PreferencesInput)
+        : undefined;
     if (field === undefined) {
-      throw new RangeError(`${where}: unknown key "${key}"; allowed keys: ${Object.keys(PROFILE_KEYS).join(", ")} (or their camelCase spellings)`);
+      throw new RangeError(
+        `${where}: unknown key "${key}"; allowed keys: ${Object.keys(PROFILE_KEYS).join(", ")} (or their camelCase spellings)`,
+      );
     }
     if (field === null) continue;
     const earlier = givenAs.get(field);
@@ -203,6 +212,8 @@ export function visualDescriptors(prefs: Preferences): string[] {
 
 /** The descriptor string: the visual descriptors joined with ", " (docs/spec.md §6). */
 export function descriptorString(prefsOrDescriptors: Preferences | readonly string[]): string {
-  const list = Array.isArray(prefsOrDescriptors) ? (prefsOrDescriptors as readonly string[]) : visualDescriptors(prefsOrDescriptors as Preferences);
+  const list = Array.isArray(prefsOrDescriptors)
+    ? (prefsOrDescriptors as readonly string[])
+    : visualDescriptors(prefsOrDescriptors as Preferences);
   return list.join(", ");
 }

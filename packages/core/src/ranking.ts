@@ -80,7 +80,8 @@ export class RankingContext {
   ) {
     this.intensity = query.intensity;
     if (query.similarity) {
-      if (query.similarity.length !== columns.size) throw new RangeError(`precomputed similarity has ${query.similarity.length} values, the store has ${columns.size} memories`);
+      if (query.similarity.length !== columns.size)
+        throw new RangeError(`precomputed similarity has ${query.similarity.length} values, the store has ${columns.size} memories`);
       this.sim = query.similarity;
     }
   }
@@ -99,7 +100,10 @@ export class RankingContext {
     return this.intensity;
   }
 
-  /** cosine(query, memory) for every memory (docs/spec.md §4: 0 when a norm is 0): numpy-exact for exact embedders, laneDot for model vectors. */
+  /**
+   * cosine(query, memory) for every memory (docs/spec.md §4: 0 when a norm is 0): numpy-exact for exact embedders, laneDot for model
+   * vectors.
+   */
   similarity(): Float64Array {
     if (this.sim) return this.sim;
     const { size, dim, vectors, norms } = this.columns;
@@ -319,7 +323,10 @@ export function descendingOrder(scores: ArrayLike<number>): Int32Array {
   let key2 = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const s = scores[i]!;
-    if (s !== s) throw new RangeError(`descendingOrder: score ${i} of ${n} is NaN; every score must be a number to be ranked (check the computation that produced it)`);
+    if (s !== s)
+      throw new RangeError(
+        `descendingOrder: score ${i} of ${n} is NaN; every score must be a number to be ranked (check the computation that produced it)`,
+      );
     idx[i] = i;
     key[i] = s;
   }

@@ -61,7 +61,10 @@ export interface MemoryStoreOptions {
 const FORMAT = "persode-memory-store";
 const FORMAT_VERSION = 1;
 
-/** Largest embedding dimension a store accepts (64 Ki; today's text embedders have 256 … 4 096): a saved store declaring more is refused before anything is allocated. */
+/**
+ * Largest embedding dimension a store accepts (64 Ki; today's text embedders have 256 … 4 096): a saved store declaring more is refused
+ * before anything is allocated.
+ */
 export const MAX_STORE_DIM = 65_536;
 
 /** Largest store file `MemoryStore.load` reads: the longest string JavaScript can hold. */
@@ -90,7 +93,8 @@ export class MemoryStore {
   constructor(opts: MemoryStoreOptions = {}) {
     this.embedder = opts.embedder ?? new HashingEmbedder();
     const dim = this.embedder.dim;
-    if (!Number.isInteger(dim) || dim < 1 || dim > MAX_STORE_DIM) throw new RangeError(`MemoryStore: the embedder's dim must be an integer in 1 … ${MAX_STORE_DIM}, got ${describe(dim)}`);
+    if (!Number.isInteger(dim) || dim < 1 || dim > MAX_STORE_DIM)
+      throw new RangeError(`MemoryStore: the embedder's dim must be an integer in 1 … ${MAX_STORE_DIM}, got ${describe(dim)}`);
     this.alpha = validateAlpha(opts.alpha ?? 0.5);
     this.weights = Object.freeze({ ...validateWeights(opts.weights ?? DEFAULT_WEIGHTS) });
     this.gamma = validateProtection(opts.gamma ?? DEFAULT_PROTECTION);
@@ -120,7 +124,9 @@ export class MemoryStore {
   /** Store a memory whose embedding was computed already (e.g. in one batch for a benchmark). */
   addEmbedded(init: MemoryInit, embedding: ArrayLike<number>): Memory {
     if (embedding.length !== this.embedder.dim) {
-      throw new RangeError(`MemoryStore: embedding has ${embedding.length} dimensions, the embedder "${this.embedder.id}" has ${this.embedder.dim}`);
+      throw new RangeError(
+        `MemoryStore: embedding has ${embedding.length} dimensions, the embedder "${this.embedder.id}" has ${this.embedder.dim}`,
+      );
     }
     // Automatic ids skip ids already taken explicitly (an explicit "m2" must not collide with the 2nd auto id).
     if (init.id == null) while (this.ids.has(`m${this.nextId}`)) this.nextId++;
@@ -206,7 +212,11 @@ export class MemoryStore {
    * the similarity, the salience and fused score the strategy ranked by (fused is NaN for strategies
    * that do not fuse, such as recency-only).
    */
-  async retrieveWith(strategy: RetrievalStrategy, query: string, opts: Omit<RetrieveOptions, "alpha" | "useQueryRelevanceAsContext"> = {}): Promise<RetrievalResult[]> {
+  async retrieveWith(
+    strategy: RetrievalStrategy,
+    query: string,
+    opts: Omit<RetrieveOptions, "alpha" | "useQueryRelevanceAsContext"> = {},
+  ): Promise<RetrievalResult[]> {
     if (typeof query !== "string") throw new TypeError(`retrieveWith: query must be a string, got ${describe(query)}`);
     const topK = validateTopK(opts.topK ?? 3);
     const nowMs = toEpochMs(opts.now ?? Date.now(), "now");
@@ -290,12 +300,19 @@ export class MemoryStore {
     const src = opts.source ?? "store";
     if (data === null || typeof data !== "object" || Array.isArray(data)) throw new TypeError(`${src}: expected a JSON object`);
     const o = data as Record<string, unknown>;
-    if (o.format !== FORMAT) throw new TypeError(`${src}: not a Persode memory store (format is ${describe(o.format)}, expected "${FORMAT}")`);
-    if (o.version !== FORMAT_VERSION) throw new TypeError(`${src}: unsupported store version ${describe(o.version)} (this library reads version ${FORMAT_VERSION})`);
+    if (o.format !== FORMAT)
+      throw new TypeError(`${src}: not a Persode memory store (format is ${describe(o.format)}, expected "${FORMAT}")`);
+    if (o.version !== FORMAT_VERSION)
+      throw new TypeError(`${src}: unsupported store version ${describe(o.version)} (this library reads version ${FORMAT_VERSION})`);
     const saved = o.embedder as { id?: unknown; dim?: unknown } | undefined;
     // A size read from a file is bounded before anything is allocated for it.
-    if (saved?.dim !== undefined && !(Number.isInteger(saved.dim) && (saved.dim as number) >= 1 && (saved.dim as number) <= MAX_STORE_DIM)) {
-      throw new RangeError(`${src}: embedder.dim: expected an integer in 1 … ${MAX_STORE_DIM}, got ${describe(saved.dim)}; the file is corrupt or not a store this library wrote`);
+    if (
+      saved?.dim !== undefined &&
+      !(Number.isInteger(saved.dim) && (saved.dim as number) >= 1 && (saved.dim as number) <= MAX_STORE_DIM)
+    ) {
+      throw new RangeError(
+        `${src}: embedder.dim: expected an integer in 1 … ${MAX_STORE_DIM}, got ${describe(saved.dim)}; the file is corrupt or not a store this library wrote`,
+      );
     }
     const embedder = opts.embedder ?? new HashingEmbedder((saved?.dim as number | undefined) ?? 256);
     if (saved?.id !== embedder.id) {
@@ -303,9 +320,11 @@ export class MemoryStore {
     }
     // The saved parameters are required: a missing one must not silently become a default.
     for (const k of ["alpha", "gamma", "lambda"]) {
-      if (typeof o[k] !== "number" || !Number.isFinite(o[k])) throw new TypeError(`${src}: ${k}: expected a finite number, got ${describe(o[k])}`);
+      if (typeof o[k] !== "number" || !Number.isFinite(o[k]))
+        throw new TypeError(`${src}: ${k}: expected a finite number, got ${describe(o[k])}`);
     }
-    if (o.weights === null || typeof o.weights !== "object") throw new TypeError(`${src}: weights: expected an object {emotion, recall, context}, got ${describe(o.weights)}`);
+    if (o.weights === null || typeof o.weights !== "object")
+      throw new TypeError(`${src}: weights: expected an object {emotion, recall, context}, got ${describe(o.weights)}`);
     let store: MemoryStore;
     try {
       store = new MemoryStore({
@@ -327,7 +346,21 @@ export class MemoryStore {
         throw new TypeError(`${where}.embedding: expected ${embedder.dim} finite numbers`);
       }
       if (store.ids.has(m.id)) throw new Error(`${where}.id: duplicate memory id "${m.id}"`);
-      store.addEmbedded({ id: m.id, text: m.text, event: m.event, emotion: m.emotion, hashtags: [...m.hashtags], emotionalIntensity: m.emotionalIntensity, contextualRelevance: m.contextualRelevance, recallCount: m.recallCount, createdAt: m.createdAtMs, lastRecalled: m.lastRecalledMs }, emb as number[]);
+      store.addEmbedded(
+        {
+          id: m.id,
+          text: m.text,
+          event: m.event,
+          emotion: m.emotion,
+          hashtags: [...m.hashtags],
+          emotionalIntensity: m.emotionalIntensity,
+          contextualRelevance: m.contextualRelevance,
+          recallCount: m.recallCount,
+          createdAt: m.createdAtMs,
+          lastRecalled: m.lastRecalledMs,
+        },
+        emb as number[],
+      );
     });
     return store;
   }
@@ -336,14 +369,18 @@ export class MemoryStore {
   static async load(path: string, opts: { embedder?: Embedder } = {}): Promise<MemoryStore> {
     const bytes = (await stat(path)).size;
     if (bytes > MAX_STORE_FILE_BYTES) {
-      throw new RangeError(`${path}: ${bytes} bytes, more than the ${MAX_STORE_FILE_BYTES} bytes a store file can have (the longest string JavaScript can hold); it is not a store this library wrote`);
+      throw new RangeError(
+        `${path}: ${bytes} bytes, more than the ${MAX_STORE_FILE_BYTES} bytes a store file can have (the longest string JavaScript can hold); it is not a store this library wrote`,
+      );
     }
     const text = await readFile(path, "utf8");
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch (e) {
-      throw new SyntaxError(`${path}: not valid JSON (${(e as Error).message}); the file may be truncated or corrupt — restore it from a backup or delete it`);
+      throw new SyntaxError(
+        `${path}: not valid JSON (${(e as Error).message}); the file may be truncated or corrupt — restore it from a backup or delete it`,
+      );
     }
     return MemoryStore.fromJSON(data, { ...opts, source: path });
   }

@@ -265,7 +265,13 @@ describe("demo", () => {
     const a = await runDemo();
     const b = await runDemo();
     expect(a).toBe(b);
-    for (const heading of ["## 1. Onboarding", "## 2. Ingesting utterances", "## 3. Responding", "## 4. Journal entry", "### Image prompt"]) {
+    for (const heading of [
+      "## 1. Onboarding",
+      "## 2. Ingesting utterances",
+      "## 3. Responding",
+      "## 4. Journal entry",
+      "### Image prompt",
+    ]) {
       expect(a).toContain(heading);
     }
   });

@@ -63,7 +63,9 @@ describe("LLM analyzer", () => {
 
   it("accepts a fenced JSON reply and derives a missing valence from the lexicon", async () => {
     const { valence: _omit, ...rest } = good;
-    const a = await new LlmAnalyzer({ llm: scripted("```json\n" + JSON.stringify({ ...rest, emotion: "content", intensity: 0.3 }) + "\n```") }).analyze("x");
+    const a = await new LlmAnalyzer({
+      llm: scripted("```json\n" + JSON.stringify({ ...rest, emotion: "content", intensity: 0.3 }) + "\n```"),
+    }).analyze("x");
     expect(a.emotion).toBe("content");
     expect(a.valence).toBe(1);
     expect(a.significant).toBe(false);
@@ -105,7 +107,10 @@ describe("LLM analyzer", () => {
       const rec = recorder();
       const a = await new LlmAnalyzer({ llm: scripted(JSON.stringify(reply)), ...rec }).analyze(UTTERANCE);
       expect(a, JSON.stringify(reply)).toEqual(lexicon.analyzeSync(UTTERANCE));
-      expect(rec.fallbacks.map((f) => f.reason), JSON.stringify(reply)).toEqual(["schema"]);
+      expect(
+        rec.fallbacks.map((f) => f.reason),
+        JSON.stringify(reply),
+      ).toEqual(["schema"]);
     }
   });
 
@@ -120,7 +125,9 @@ describe("LLM analyzer", () => {
 
   it("rejects non-string text instead of falling back", async () => {
     const rec = recorder();
-    await expect(new LlmAnalyzer({ llm: scripted("{}"), ...rec }).analyze(42 as unknown as string)).rejects.toThrow(/text must be a string/);
+    await expect(new LlmAnalyzer({ llm: scripted("{}"), ...rec }).analyze(42 as unknown as string)).rejects.toThrow(
+      /text must be a string/,
+    );
     expect(rec.fallbacks).toHaveLength(0);
     expect(() => new LlmAnalyzer({} as never)).toThrow(/options.llm must be an Llm/);
   });

@@ -11,7 +11,16 @@ const pick = (r: Analysis) => ({ emotion: r.emotion, intensity: r.intensity, eve
 describe("LexiconAnalyzer.analyzeSync (docs/spec.md §3)", () => {
   it("the shipped lexicon has docs/spec.md §3's emotion order and constants", () => {
     const lx = defaultLexicon();
-    expect(lx.emotions.map((e) => e.emotion)).toEqual(["joyful", "content", "sad", "angry", "anxious", "reflective", "surprised", "neutral"]);
+    expect(lx.emotions.map((e) => e.emotion)).toEqual([
+      "joyful",
+      "content",
+      "sad",
+      "angry",
+      "anxious",
+      "reflective",
+      "surprised",
+      "neutral",
+    ]);
     expect(lx.emphasis).toEqual({ per_exclamation_mark: 0.08, booster_token: 0.06, all_caps_word: 0.05 });
     expect(lx.significance_threshold).toBe(0.6);
     expect(SIGNIFICANCE_THRESHOLD).toBe(0.6);
@@ -23,7 +32,13 @@ describe("LexiconAnalyzer.analyzeSync (docs/spec.md §3)", () => {
     // hashtags: both content words are keywords → none, then #Joyful
     const r = a("  I celebrated my graduation today!  ");
     expect(r.text).toBe("I celebrated my graduation today!");
-    expect(pick(r)).toEqual({ emotion: "joyful", intensity: 0.93, event: "celebrated graduation", hashtags: ["#Joyful"], title: "Celebrated Graduation" });
+    expect(pick(r)).toEqual({
+      emotion: "joyful",
+      intensity: 0.93,
+      event: "celebrated graduation",
+      hashtags: ["#Joyful"],
+      title: "Celebrated Graduation",
+    });
     expect(r.valence).toBe(1);
     expect(r.significant).toBe(true);
   });
@@ -31,7 +46,13 @@ describe("LexiconAnalyzer.analyzeSync (docs/spec.md §3)", () => {
   it("a neutral day: no hits ⇒ neutral, E 0.2, no emotion hashtag", () => {
     // tokens took, the, bus, to, work → content took bus work; hashtags (len > 3): took, work
     const r = a("Took the bus to work.");
-    expect(pick(r)).toEqual({ emotion: "neutral", intensity: 0.2, event: "took bus work", hashtags: ["#Took", "#Work"], title: "Took Bus Work" });
+    expect(pick(r)).toEqual({
+      emotion: "neutral",
+      intensity: 0.2,
+      event: "took bus work",
+      hashtags: ["#Took", "#Work"],
+      title: "Took Bus Work",
+    });
     expect(r.valence).toBe(0);
     expect(r.significant).toBe(false);
   });
@@ -73,7 +94,13 @@ describe("LexiconAnalyzer.analyzeSync (docs/spec.md §3)", () => {
 
   it("prefix matching for keywords of length ≥ 4 only", () => {
     // "cried" does not hit "cry" (3 letters: exact match only); "all" is a booster: 0.2 + 0.06
-    expect(pick(a("I cried all night"))).toEqual({ emotion: "neutral", intensity: 0.26, event: "cried all night", hashtags: ["#Cried", "#Night"], title: "Cried All Night" });
+    expect(pick(a("I cried all night"))).toEqual({
+      emotion: "neutral",
+      intensity: 0.26,
+      event: "cried all night",
+      hashtags: ["#Cried", "#Night"],
+      title: "Cried All Night",
+    });
     expect(a("I cry").emotion).toBe("sad"); // exact hit on "cry"
     // 3-letter keywords (joy, sad, mad, cry) never match as prefixes: joyride, saddle, made, crystal
     expect(pick(a("a joyride on a saddle made of crystal"))).toEqual({
@@ -124,7 +151,9 @@ describe("LexiconAnalyzer.analyzeSync (docs/spec.md §3)", () => {
 
   it("event: content words (> 2 letters, not stopwords) in first-occurrence order, deduplicated, at most 8", () => {
     expect(a("dog dog cat dog").event).toBe("dog cat");
-    expect(a("Alpha bravo charlie delta echo foxtrot golf hotel india juliet").event).toBe("alpha bravo charlie delta echo foxtrot golf hotel");
+    expect(a("Alpha bravo charlie delta echo foxtrot golf hotel india juliet").event).toBe(
+      "alpha bravo charlie delta echo foxtrot golf hotel",
+    );
     expect(a("Alpha bravo charlie delta echo").title).toBe("Alpha Bravo Charlie Delta");
     expect(a("It's 5 o'clock at the café").event).toBe("o'clock caf"); // tokens are [a-zA-Z']+: "café" → "caf"
   });
@@ -166,10 +195,19 @@ describe("LexiconAnalyzer.segment", () => {
     // s1 joyful (graduated), s2 joyful (amazing) → merged and re-analysed: 0.85 + 0.08 = 0.93
     // s3 sad ("missed" hits "miss"), s4 sad (sad, lonely) → merged: sad 0.8
     expect(eps.map(pick)).toEqual([
-      { emotion: "joyful", intensity: 0.93, event: "graduated ceremony amazing", hashtags: ["#Ceremony", "#Joyful"], title: "Graduated Ceremony Amazing" },
+      {
+        emotion: "joyful",
+        intensity: 0.93,
+        event: "graduated ceremony amazing",
+        hashtags: ["#Ceremony", "#Joyful"],
+        title: "Graduated Ceremony Amazing",
+      },
       { emotion: "sad", intensity: 0.8, event: "missed bus sad lonely", hashtags: ["#Missed", "#Sad"], title: "Missed Bus Sad Lonely" },
     ]);
-    expect(eps.map((e) => e.text)).toEqual(["I graduated today! The ceremony was amazing.", "Then I missed the bus. I felt sad and lonely."]);
+    expect(eps.map((e) => e.text)).toEqual([
+      "I graduated today! The ceremony was amazing.",
+      "Then I missed the bus. I felt sad and lonely.",
+    ]);
   });
 
   it("merges a run of three, and keeps non-consecutive repeats apart", () => {

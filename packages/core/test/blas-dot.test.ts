@@ -110,9 +110,12 @@ function fmaCases(seed: number, count: number): [number, number, number][] {
       const b = oddHalfWidth(rand, eb);
       const p = a * b;
       const ulp = 2 ** (Math.floor(Math.log2(Math.abs(p))) - 52);
-      if (kind === 2) out.push([a, b, (rand() < 0.5 ? -1 : 1) * ulp * 2 ** -randInt(rand, 5, 40)]); // a tiny nudge off a tie
-      else if (kind === 3) out.push([a, b, (rand() < 0.5 ? -1 : 1) * ulp * randInt(rand, 1, 7) * 0.5]); // sums on half-ulps
-      else if (kind === 4) out.push([a, b, oddHalfWidth(rand, ea + eb + randInt(rand, 20, 60))]); // product is the low part
+      if (kind === 2)
+        out.push([a, b, (rand() < 0.5 ? -1 : 1) * ulp * 2 ** -randInt(rand, 5, 40)]); // a tiny nudge off a tie
+      else if (kind === 3)
+        out.push([a, b, (rand() < 0.5 ? -1 : 1) * ulp * randInt(rand, 1, 7) * 0.5]); // sums on half-ulps
+      else if (kind === 4)
+        out.push([a, b, oddHalfWidth(rand, ea + eb + randInt(rand, 20, 60))]); // product is the low part
       else out.push([a, b, randomDouble(rand, Math.floor(Math.log2(Math.abs(p))) - 3, Math.floor(Math.log2(Math.abs(p))) + 3)]);
     }
   }
@@ -330,13 +333,21 @@ describe("RankingContext.similarity equals cosine() bit for bit", () => {
     for (const q of queries) {
       const vector = await store.embedder.embed(q);
       const sim = store.context({ text: q, vector }, now).similarity();
-      for (let i = 0; i < store.size; i++) expect(Object.is(sim[i], cosine(vector, store.embeddingAt(i))), `query "${q}", memory ${i}`).toBe(true);
+      for (let i = 0; i < store.size; i++)
+        expect(Object.is(sim[i], cosine(vector, store.embeddingAt(i))), `query "${q}", memory ${i}`).toBe(true);
     }
   });
 
   it("dense store of a model embedder (tolerance-checked vectors): laneDot over the exact norms", async () => {
     const base = new RandomUnitEmbedder();
-    const model: Embedder = { name: "fake-model", id: "fake-model-384", dim: 384, model: { id: "fake/model", revision: "r", dtype: "fp32" }, embed: (t) => base.embed(t), embedBatch: (t) => base.embedBatch(t) };
+    const model: Embedder = {
+      name: "fake-model",
+      id: "fake-model-384",
+      dim: 384,
+      model: { id: "fake/model", revision: "r", dtype: "fp32" },
+      embed: (t) => base.embed(t),
+      embedBatch: (t) => base.embedBatch(t),
+    };
     const store = new MemoryStore({ embedder: model });
     await fillStore(store, 60, 5);
     let differsFromExact = 0;
@@ -359,6 +370,8 @@ describe("RankingContext.similarity equals cosine() bit for bit", () => {
     await fillStore(store, 10, 1);
     const sim = store.context({ text: "", vector: new Float64Array(256) }, now).similarity();
     expect(Array.from(sim)).toEqual(new Array(10).fill(0));
-    expect(() => store.context({ text: "x", vector: new Float64Array(10) }, now).similarity()).toThrow(/query embedding has 10 dimensions, the store has 256/);
+    expect(() => store.context({ text: "x", vector: new Float64Array(10) }, now).similarity()).toThrow(
+      /query embedding has 10 dimensions, the store has 256/,
+    );
   });
 });

@@ -44,7 +44,9 @@ async function cached(inner: CountingEmbedder): Promise<CachedEmbedder> {
 }
 
 function segments(dir: string): string[] {
-  return readdirSync(dir).filter((n) => n.endsWith(".seg")).sort();
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".seg"))
+    .sort();
 }
 
 describe("EmbeddingCache + CachedEmbedder", () => {
@@ -190,11 +192,7 @@ describe("EmbeddingCache + CachedEmbedder", () => {
     const b = await cached(new CountingEmbedder());
     const textsA = Array.from({ length: 200 }, (_, i) => `a ${i} common ${i % 50}`);
     const textsB = Array.from({ length: 200 }, (_, i) => `b ${i} common ${i % 50}`);
-    await Promise.all([
-      ...textsA.map((t) => a.embed(t)),
-      ...textsB.map((t) => b.embed(t)),
-      a.embedBatch(textsB.slice(0, 50)),
-    ]);
+    await Promise.all([...textsA.map((t) => a.embed(t)), ...textsB.map((t) => b.embed(t)), a.embedBatch(textsB.slice(0, 50))]);
     await a.dispose();
     await b.dispose();
     const inner = new CountingEmbedder();
@@ -210,7 +208,12 @@ describe("EmbeddingCache + CachedEmbedder", () => {
     await expect(c.putMany([["x", new Float64Array([1, Number.NaN])]])).rejects.toThrow(/non-finite/);
     await expect(c.putMany([["x", new Float64Array([1, 2, 3])]])).rejects.toThrow(/dim 3/);
     // A bad entry anywhere in a batch leaves the whole batch out, in memory as on disk.
-    await expect(c.putMany([["ok", new Float64Array([1, 2])], ["bad", new Float64Array([Infinity, 0])]])).rejects.toThrow(/non-finite/);
+    await expect(
+      c.putMany([
+        ["ok", new Float64Array([1, 2])],
+        ["bad", new Float64Array([Infinity, 0])],
+      ]),
+    ).rejects.toThrow(/non-finite/);
     expect(c.size).toBe(0);
     expect(c.get("ok")).toBeUndefined();
     expect(c.stats.written).toBe(0);

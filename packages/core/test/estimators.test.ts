@@ -96,15 +96,42 @@ describe("quantile calibration", () => {
 /** A small synthetic EmoBank: arousal and valence driven by a few words, deterministic. */
 function syntheticEmoBank(embedder: HashingEmbedder): EmoBankExample[] {
   const words = ["furious", "thrilled", "calm", "table", "ecstatic", "gloomy", "paper", "screaming", "quiet", "lovely"];
-  const arousalOf: Record<string, number> = { furious: 4.5, thrilled: 4.4, ecstatic: 4.6, screaming: 4.3, calm: 1.8, quiet: 1.9, gloomy: 2.4, lovely: 3.2, table: 3, paper: 3 };
-  const valenceOf: Record<string, number> = { furious: 1.5, thrilled: 4.5, ecstatic: 4.7, screaming: 2, calm: 3.4, quiet: 3, gloomy: 1.8, lovely: 4.2, table: 3, paper: 3 };
+  const arousalOf: Record<string, number> = {
+    furious: 4.5,
+    thrilled: 4.4,
+    ecstatic: 4.6,
+    screaming: 4.3,
+    calm: 1.8,
+    quiet: 1.9,
+    gloomy: 2.4,
+    lovely: 3.2,
+    table: 3,
+    paper: 3,
+  };
+  const valenceOf: Record<string, number> = {
+    furious: 1.5,
+    thrilled: 4.5,
+    ecstatic: 4.7,
+    screaming: 2,
+    calm: 3.4,
+    quiet: 3,
+    gloomy: 1.8,
+    lovely: 4.2,
+    table: 3,
+    paper: 3,
+  };
   const out: EmoBankExample[] = [];
   let k = 0;
   for (const a of words) {
     for (const b of words) {
       const text = `the ${a} day and the ${b} night`;
       const split = k % 5 === 0 ? "dev" : k % 7 === 0 ? "test" : "train";
-      out.push({ split, features: embedder.embedSync(text), arousal: (arousalOf[a]! + arousalOf[b]!) / 2, valence: (valenceOf[a]! + valenceOf[b]!) / 2 });
+      out.push({
+        split,
+        features: embedder.embedSync(text),
+        arousal: (arousalOf[a]! + arousalOf[b]!) / 2,
+        valence: (valenceOf[a]! + valenceOf[b]!) / 2,
+      });
       k++;
     }
   }
@@ -127,7 +154,11 @@ describe("EmoBank estimator", () => {
 
   it("ranks intense sentences above calm ones and reads valence", async () => {
     const model = fitEmoBankModel(data, embedder);
-    const est = await emobankEstimator(model, embedder).estimate(["the furious day and the screaming night", "the calm day and the quiet night", "the ecstatic day and the thrilled night"]);
+    const est = await emobankEstimator(model, embedder).estimate([
+      "the furious day and the screaming night",
+      "the calm day and the quiet night",
+      "the ecstatic day and the thrilled night",
+    ]);
     expect(est[0]!.intensity).toBeGreaterThan(est[1]!.intensity);
     expect(est[2]!.polarity).toBe(1);
     expect(est[0]!.polarity).toBe(-1);
@@ -144,9 +175,19 @@ describe("prototype estimator", () => {
   it("gives an intense exemplar a higher E than a calm one, and the nearer set's valence", async () => {
     const embedder = new HashingEmbedder();
     const space = await prototypeSpace(embedder);
-    const reference = [...EMOTION_EXEMPLARS.neutral, "I walked to the shop.", "The printer is out of paper.", "I cried with joy.", "I am furious."];
+    const reference = [
+      ...EMOTION_EXEMPLARS.neutral,
+      "I walked to the shop.",
+      "The printer is out of paper.",
+      "I cried with joy.",
+      "I am furious.",
+    ];
     const quantiles = await prototypeCalibration(embedder, space, reference);
-    const est = await prototypeEstimator(embedder, space, quantiles).estimate([EMOTION_EXEMPLARS.negative[0]!, EMOTION_EXEMPLARS.neutral[0]!, EMOTION_EXEMPLARS.positive[0]!]);
+    const est = await prototypeEstimator(embedder, space, quantiles).estimate([
+      EMOTION_EXEMPLARS.negative[0]!,
+      EMOTION_EXEMPLARS.neutral[0]!,
+      EMOTION_EXEMPLARS.positive[0]!,
+    ]);
     expect(est[0]!.intensity).toBeGreaterThan(est[1]!.intensity);
     expect(est[0]!.polarity).toBe(-1);
     expect(est[1]!.polarity).toBe(0);
@@ -197,7 +238,9 @@ describe("oracle and registry", () => {
 
   it("range-checks an estimate, naming the estimator and the text", () => {
     expect(checkEstimate({ intensity: 0.4, valence: -0.2 }, "x", "t")).toEqual({ intensity: 0.4, valence: -0.2 });
-    expect(() => checkEstimate({ intensity: 1.2 }, 'estimator "llm"', "a very long text")).toThrow(/estimator "llm": E must be in \[0, 1\], got 1.2 for "a very long text"/);
+    expect(() => checkEstimate({ intensity: 1.2 }, 'estimator "llm"', "a very long text")).toThrow(
+      /estimator "llm": E must be in \[0, 1\], got 1.2 for "a very long text"/,
+    );
     expect(() => checkEstimate({ intensity: 0.5, valence: 2 }, "x", "t")).toThrow(/valence must be in/);
     expect(() => checkEstimate({ intensity: Number.NaN }, "x", "t")).toThrow(/E must be in/);
   });

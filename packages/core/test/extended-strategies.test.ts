@@ -57,7 +57,17 @@ const MEMS = [
 function tinyStore(mems = MEMS): MemoryStore {
   const store = new MemoryStore({ embedder: new HandEmbedder() });
   mems.forEach((m, i) =>
-    store.addEmbedded({ id: `m${i}`, text: m.text, emotionalIntensity: m.E, contextualRelevance: 0.5, recallCount: m.recalls, createdAt: NOW - m.hoursAgo * HOUR }, m.v),
+    store.addEmbedded(
+      {
+        id: `m${i}`,
+        text: m.text,
+        emotionalIntensity: m.E,
+        contextualRelevance: 0.5,
+        recallCount: m.recalls,
+        createdAt: NOW - m.hoursAgo * HOUR,
+      },
+      m.v,
+    ),
   );
   return store;
 }
@@ -138,7 +148,10 @@ describe("hybrid fusions", () => {
     const cos = minMax(open.similarity());
     const sal = open.salience(true);
     const fusedScores = MEMS.map((_, i) => 0.5 * ((cs[i]! + cos[i]!) / 2) + 0.5 * sal[i]!);
-    const want = fusedScores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.i);
+    const want = fusedScores
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .map((x) => x.i);
     expect(Array.from(gatedHybrid.rank(open))).toEqual(want);
     // Salience (E 0.9 for m1) lifts m1 to the top once the gate fires.
     expect(want[0]).toBe(1);

@@ -40,7 +40,11 @@ describe("Ebbinghaus decay calibration (docs/spec.md §1)", () => {
   });
 
   it("is e^(−λ·Δt): multiplicative over consecutive intervals and monotone", () => {
-    for (const [a, b] of [[1, 2], [2.5, 4], [10, 0.25]] as const) {
+    for (const [a, b] of [
+      [1, 2],
+      [2.5, 4],
+      [10, 0.25],
+    ] as const) {
       expect(decay(a + b)).toBeCloseTo(decay(a) * decay(b), 14);
     }
     let prev = Infinity;

@@ -39,7 +39,13 @@ describe("createLlm", () => {
     expect(fromOpenAi).toBeInstanceOf(OpenAiLlm);
     expect((fromOpenAi as OpenAiLlm).baseUrl).toBe(DEFAULT_LLM_BASE_URL);
     const fromPersode = createLlm({
-      env: { PERSODE_LLM_API_KEY: "k2", PERSODE_LLM_BASE_URL: "http://127.0.0.1:9/v1/", PERSODE_LLM_MODEL: "m", PERSODE_LLM_IMAGE_MODEL: "im", PERSODE_LLM_TIMEOUT_MS: "1234" },
+      env: {
+        PERSODE_LLM_API_KEY: "k2",
+        PERSODE_LLM_BASE_URL: "http://127.0.0.1:9/v1/",
+        PERSODE_LLM_MODEL: "m",
+        PERSODE_LLM_IMAGE_MODEL: "im",
+        PERSODE_LLM_TIMEOUT_MS: "1234",
+      },
     }) as OpenAiLlm;
     expect(fromPersode.baseUrl).toBe("http://127.0.0.1:9/v1");
     expect(fromPersode.model).toBe("m");
@@ -61,7 +67,9 @@ describe("createLlm", () => {
   it("rejects a timeout that Node would turn into an immediate abort or an unrelated error", () => {
     // AbortSignal.timeout refuses fractions (reported as a network failure) and fires at once past 2^31 − 1 ms.
     for (const timeoutMs of [1.5, 2 ** 31, 0, Number.POSITIVE_INFINITY]) {
-      expect(() => new OpenAiLlm({ apiKey: "k", timeoutMs }), String(timeoutMs)).toThrow(/timeoutMs must be a whole number of milliseconds/);
+      expect(() => new OpenAiLlm({ apiKey: "k", timeoutMs }), String(timeoutMs)).toThrow(
+        /timeoutMs must be a whole number of milliseconds/,
+      );
     }
     expect(() => createLlm({ env: { OPENAI_API_KEY: "k", PERSODE_LLM_TIMEOUT_MS: "3000000000" } })).toThrow(/PERSODE_LLM_TIMEOUT_MS/);
     expect(new OpenAiLlm({ apiKey: "k", timeoutMs: MAX_TIMER_MS }).timeoutMs).toBe(MAX_TIMER_MS);
@@ -75,7 +83,8 @@ describe("OpenAI-compatible client against a local mock server", () => {
   beforeEach(() => {
     server.seen.length = 0;
   });
-  const client = (timeoutMs = 5_000) => new OpenAiLlm({ apiKey: "sk-test-123", baseUrl: server.baseUrl, model: "chat-m", imageModel: "img-m", timeoutMs });
+  const client = (timeoutMs = 5_000) =>
+    new OpenAiLlm({ apiKey: "sk-test-123", baseUrl: server.baseUrl, model: "chat-m", imageModel: "img-m", timeoutMs });
 
   it("posts chat completions with the key, model, messages and temperature", async () => {
     server.handler = (_req, res) => sendJson(res, 200, chatReply("Hello from the mock"));
@@ -116,7 +125,9 @@ describe("OpenAI-compatible client against a local mock server", () => {
 
   it("reports a non-2xx status with a body snippet", async () => {
     server.handler = (_req, res) => sendJson(res, 500, { error: { message: "the model is overloaded" } });
-    const err = await client().complete("s", "u").catch((e: unknown) => e);
+    const err = await client()
+      .complete("s", "u")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmError);
     const e = err as LlmError;
     expect(e.kind).toBe("http");
@@ -134,7 +145,9 @@ describe("OpenAI-compatible client against a local mock server", () => {
     server.handler = () => {
       /* never reply */
     };
-    const err = await client(150).complete("s", "u").catch((e: unknown) => e);
+    const err = await client(150)
+      .complete("s", "u")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect((err as LlmError).kind).toBe("timeout");
     expect((err as LlmError).message).toMatch(/timed out after 150 ms/);
@@ -142,11 +155,20 @@ describe("OpenAI-compatible client against a local mock server", () => {
 
   it("rejects malformed 2xx responses", async () => {
     server.handler = (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("<html>gateway</html>");
-    await expect(client().complete("s", "u")).rejects.toMatchObject({ kind: "response", message: expect.stringMatching(/not valid JSON.*gateway/) });
+    await expect(client().complete("s", "u")).rejects.toMatchObject({
+      kind: "response",
+      message: expect.stringMatching(/not valid JSON.*gateway/),
+    });
     server.handler = (_req, res) => sendJson(res, 200, { choices: [] });
-    await expect(client().complete("s", "u")).rejects.toMatchObject({ kind: "response", message: expect.stringMatching(/choices\[0\]\.message\.content/) });
+    await expect(client().complete("s", "u")).rejects.toMatchObject({
+      kind: "response",
+      message: expect.stringMatching(/choices\[0\]\.message\.content/),
+    });
     server.handler = (_req, res) => sendJson(res, 200, { data: [{}] });
-    await expect(client().generateImage("x")).rejects.toMatchObject({ kind: "response", message: expect.stringMatching(/neither data\[0\]\.url nor data\[0\]\.b64_json/) });
+    await expect(client().generateImage("x")).rejects.toMatchObject({
+      kind: "response",
+      message: expect.stringMatching(/neither data\[0\]\.url nor data\[0\]\.b64_json/),
+    });
   });
 
   it("reports a connection failure as a network error", async () => {

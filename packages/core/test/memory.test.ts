@@ -30,15 +30,27 @@ describe("Memory (docs/spec.md §1)", () => {
   });
 
   it("rejects bad input with a clear error", () => {
-    expect(() => new Memory({ text: "t", emotionalIntensity: Number.NaN, createdAt: now })).toThrow(/emotional intensity E must be a finite number, got NaN/);
+    expect(() => new Memory({ text: "t", emotionalIntensity: Number.NaN, createdAt: now })).toThrow(
+      /emotional intensity E must be a finite number, got NaN/,
+    );
     expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, contextualRelevance: Number.POSITIVE_INFINITY, createdAt: now })).toThrow(
       /contextual relevance C must be a finite number, got Infinity/,
     );
-    expect(() => new Memory({ text: 42 as unknown as string, emotionalIntensity: 0.5, createdAt: now })).toThrow(/memory text must be a string, got 42/);
-    expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, createdAt: "2025-13-01" })).toThrow(/created_at: "2025-13-01" is not a valid date/);
-    expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, createdAt: "yesterday" })).toThrow(/created_at: "yesterday" is not an ISO-8601/);
-    expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, recallCount: -1, createdAt: now })).toThrow(/recall count must be a non-negative integer/);
-    expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, recallCount: 1.5, createdAt: now })).toThrow(/non-negative integer, got 1.5/);
+    expect(() => new Memory({ text: 42 as unknown as string, emotionalIntensity: 0.5, createdAt: now })).toThrow(
+      /memory text must be a string, got 42/,
+    );
+    expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, createdAt: "2025-13-01" })).toThrow(
+      /created_at: "2025-13-01" is not a valid date/,
+    );
+    expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, createdAt: "yesterday" })).toThrow(
+      /created_at: "yesterday" is not an ISO-8601/,
+    );
+    expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, recallCount: -1, createdAt: now })).toThrow(
+      /recall count must be a non-negative integer/,
+    );
+    expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, recallCount: 1.5, createdAt: now })).toThrow(
+      /non-negative integer, got 1.5/,
+    );
     expect(() => new Memory({ text: "t", emotionalIntensity: 0.5, createdAt: now, lastRecalled: "2025-02-30" })).toThrow(/last_recalled/);
   });
 

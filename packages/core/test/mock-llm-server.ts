@@ -48,5 +48,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 
 /** A chat-completions reply carrying `content`. */
 export function chatReply(content: string): unknown {
-  return { id: "cmpl-1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] };
+  return {
+    id: "cmpl-1",
+    object: "chat.completion",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  };
 }

@@ -17,4 +17,3 @@ describe("clip and requireFinite", () => {
     expect(() => requireFinite(undefined, "E")).toThrow("got undefined");
   });
 });
-

@@ -96,8 +96,24 @@ describe("preferences", () => {
 });
 
 describe("a minimal profile in either spelling", () => {
-  const snake = { name: "Ada", age: 30, glasses: true, fashion_style: "denim jacket", hair: "curly red hair", background_theme: "a harbour", background_style: "watercolour" };
-  const camel = { name: "Ada", age: 30, glasses: true, fashionStyle: "denim jacket", hair: "curly red hair", backgroundTheme: "a harbour", backgroundStyle: "watercolour" };
+  const snake = {
+    name: "Ada",
+    age: 30,
+    glasses: true,
+    fashion_style: "denim jacket",
+    hair: "curly red hair",
+    background_theme: "a harbour",
+    background_style: "watercolour",
+  };
+  const camel = {
+    name: "Ada",
+    age: 30,
+    glasses: true,
+    fashionStyle: "denim jacket",
+    hair: "curly red hair",
+    backgroundTheme: "a harbour",
+    backgroundStyle: "watercolour",
+  };
 
   it("preferencesFromProfile takes snake_case and camelCase field names alike", () => {
     expect(preferencesFromProfile(camel)).toEqual(preferencesFromProfile(snake));
@@ -106,8 +122,12 @@ describe("a minimal profile in either spelling", () => {
   });
 
   it("one field in both spellings is an error; createPreferences names snake_case keys and the fix", () => {
-    expect(() => preferencesFromProfile({ ...snake, fashionStyle: "suit" })).toThrow(/"fashion_style" and "fashionStyle" name the same field/);
-    expect(() => createPreferences(snake as never)).toThrow(/"fashion_style", "background_theme", "background_style" are snake_case; createPreferences takes camelCase \("fashionStyle", "backgroundTheme", "backgroundStyle"\), or pass the object to preferencesFromProfile/);
+    expect(() => preferencesFromProfile({ ...snake, fashionStyle: "suit" })).toThrow(
+      /"fashion_style" and "fashionStyle" name the same field/,
+    );
+    expect(() => createPreferences(snake as never)).toThrow(
+      /"fashion_style", "background_theme", "background_style" are snake_case; createPreferences takes camelCase \("fashionStyle", "backgroundTheme", "backgroundStyle"\), or pass the object to preferencesFromProfile/,
+    );
   });
 });
 
@@ -132,10 +152,16 @@ describe("style prompt", () => {
   });
 
   it("falls back to the default sentence for unknown values", () => {
-    const known = stylePrompt(createPreferences({ ...base, conversationStyle: "default", responseLength: "detailed", personality: "empathetic" }));
-    const unknown = stylePrompt(createPreferences({ ...base, conversationStyle: "sarcastic", responseLength: "epic", personality: "critic" }));
+    const known = stylePrompt(
+      createPreferences({ ...base, conversationStyle: "default", responseLength: "detailed", personality: "empathetic" }),
+    );
+    const unknown = stylePrompt(
+      createPreferences({ ...base, conversationStyle: "sarcastic", responseLength: "epic", personality: "critic" }),
+    );
     expect(unknown).toBe(known);
     // toggles are case-insensitive
-    expect(stylePrompt(createPreferences({ ...base, conversationStyle: "Friendly" }))).toBe(stylePrompt(createPreferences({ ...base, conversationStyle: "friendly" })));
+    expect(stylePrompt(createPreferences({ ...base, conversationStyle: "Friendly" }))).toBe(
+      stylePrompt(createPreferences({ ...base, conversationStyle: "friendly" })),
+    );
   });
 });

@@ -20,7 +20,10 @@ export const HAS_TRANSFORMERS = resolvable("@huggingface/transformers");
 /** What a skipped block's title says when the optional peer is absent. */
 const SKIPPED_WITHOUT_TRANSFORMERS = "(skipped: the optional peer @huggingface/transformers is not installed)";
 
-if (!HAS_TRANSFORMERS) console.warn(`@persode/core tests: @huggingface/transformers is not installed; the transformers.js tests are skipped ${SKIPPED_WITHOUT_TRANSFORMERS}`);
+if (!HAS_TRANSFORMERS)
+  console.warn(
+    `@persode/core tests: @huggingface/transformers is not installed; the transformers.js tests are skipped ${SKIPPED_WITHOUT_TRANSFORMERS}`,
+  );
 
 /** `describe` for a block that runs transformers.js: skipped, with the reason in its title, when the optional peer is absent. */
 export function describeWithTransformers(name: string, fn: () => void): void {

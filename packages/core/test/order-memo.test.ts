@@ -11,7 +11,8 @@ const texts = ["dog park rain", "rain rain exam", "graduation dinner", "dog dog"
 async function store(embedder?: Embedder): Promise<MemoryStore> {
   const s = new MemoryStore(embedder ? { embedder } : {});
   const r = prng(3);
-  for (let i = 0; i < texts.length; i++) await s.add({ text: texts[i]!, emotionalIntensity: r(), contextualRelevance: r(), createdAt: Date.UTC(2025, 0, 1) + i * 3_600_000 });
+  for (let i = 0; i < texts.length; i++)
+    await s.add({ text: texts[i]!, emotionalIntensity: r(), contextualRelevance: r(), createdAt: Date.UTC(2025, 0, 1) + i * 3_600_000 });
   return s;
 }
 
@@ -29,7 +30,9 @@ describe("memoised orders", () => {
   it("similarity-only over the same precomputed similarity reuses the order, near-ties included; a new array sorts again", async () => {
     // a model embedder (near-ties recorded) whose vectors make two memories score within 1e-6
     const base = new Float64Array([1, 0, 0]);
-    const vecs: Record<string, Float64Array> = Object.fromEntries(texts.map((t, i) => [t, new Float64Array([1, i === 1 ? 1e-4 + 1e-12 : i === 0 ? 1e-4 : 0.1 * i, 0.3])]));
+    const vecs: Record<string, Float64Array> = Object.fromEntries(
+      texts.map((t, i) => [t, new Float64Array([1, i === 1 ? 1e-4 + 1e-12 : i === 0 ? 1e-4 : 0.1 * i, 0.3])]),
+    );
     const embedder: Embedder = {
       name: "fake-model",
       id: "fake-model-3",

@@ -57,10 +57,30 @@ class DenseEmbedder implements Embedder {
 
 async function sampleStore(embedder: Embedder = new HashingEmbedder(300)): Promise<MemoryStore> {
   const store = new MemoryStore({ embedder, alpha: 0.3, weights: { emotion: 2, recall: 1, context: 0.5 }, gamma: 0.7, lambda: 0.2 });
-  await store.add({ text: "I celebrated my graduation ceremony!", event: "graduation", emotion: "joyful", hashtags: ["#Graduation", "#Joyful"], emotionalIntensity: 0.93, contextualRelevance: 0.1 + 0.2, recallCount: 2, createdAt: nowMs - 38 * DAY_MS + 123, lastRecalled: "2025-01-10T08:30:00" });
-  await store.add({ id: "custom-id", text: "Took the bus to work, nothing special.", emotionalIntensity: 0.2, createdAt: "2025-01-23T07:15:00+02:00" });
+  await store.add({
+    text: "I celebrated my graduation ceremony!",
+    event: "graduation",
+    emotion: "joyful",
+    hashtags: ["#Graduation", "#Joyful"],
+    emotionalIntensity: 0.93,
+    contextualRelevance: 0.1 + 0.2,
+    recallCount: 2,
+    createdAt: nowMs - 38 * DAY_MS + 123,
+    lastRecalled: "2025-01-10T08:30:00",
+  });
+  await store.add({
+    id: "custom-id",
+    text: "Took the bus to work, nothing special.",
+    emotionalIntensity: 0.2,
+    createdAt: "2025-01-23T07:15:00+02:00",
+  });
   await store.add({ text: "", emotionalIntensity: 1 / 3, contextualRelevance: 2 / 3, createdAt: nowMs - 2.5 * DAY_MS });
-  await store.add({ text: "ünïcödé text — with emoji 🎉 and \"quotes\"\n", emotion: "surprised", emotionalIntensity: 0.6, createdAt: nowMs - DAY_MS / 3 });
+  await store.add({
+    text: 'ünïcödé text — with emoji 🎉 and "quotes"\n',
+    emotion: "surprised",
+    emotionalIntensity: 0.6,
+    createdAt: nowMs - DAY_MS / 3,
+  });
   await store.retrieve("graduation ceremony", { topK: 2, now: "2025-01-20T00:00:00Z" }); // recall some
   return store;
 }
@@ -185,10 +205,14 @@ describe("save() to a path that cannot be written: the path and the fix", () => 
     const store = new MemoryStore();
     await store.add({ text: "one memory", emotionalIntensity: 0.5, createdAt: "2025-01-01" });
     const folder = mkdtempSync(join(dir, "folder-"));
-    await expect(store.save(folder)).rejects.toThrow(new RegExp(`cannot write ${folder}: (it is a folder|a folder of that name is in the way)`));
+    await expect(store.save(folder)).rejects.toThrow(
+      new RegExp(`cannot write ${folder}: (it is a folder|a folder of that name is in the way)`),
+    );
     const file = join(dir, "plain-file");
     writeFileSync(file, "x");
-    await expect(store.save(join(file, "store.json"))).rejects.toThrow(`cannot write ${join(file, "store.json")}: ${file} is a file, not a folder`);
+    await expect(store.save(join(file, "store.json"))).rejects.toThrow(
+      `cannot write ${join(file, "store.json")}: ${file} is a file, not a folder`,
+    );
     if (process.getuid?.() !== 0) {
       const locked = mkdtempSync(join(dir, "locked-"));
       chmodSync(locked, 0o500);
@@ -201,7 +225,13 @@ describe("save() to a path that cannot be written: the path and the fix", () => 
 describe("add() and load() agree on E and C outside [0, 1]: both clip (docs/spec.md §1)", () => {
   it("clips on add, and a saved file with out-of-range values loads clipped", async () => {
     const store = new MemoryStore();
-    const added = await store.add({ id: "hi", text: "too intense", emotionalIntensity: 1.5, contextualRelevance: -0.25, createdAt: "2025-01-01" });
+    const added = await store.add({
+      id: "hi",
+      text: "too intense",
+      emotionalIntensity: 1.5,
+      contextualRelevance: -0.25,
+      createdAt: "2025-01-01",
+    });
     expect([added.emotionalIntensity, added.contextualRelevance]).toEqual([1, 0]);
     const o = store.toJSON() as { memories: Record<string, unknown>[] };
     o.memories[0]!.emotional_intensity = 1.5;
@@ -231,7 +261,11 @@ describe("loading bad files: clear errors, files untouched", () => {
   it("truncated, empty and garbage files name the file and say it is not valid JSON", async () => {
     const full = JSON.stringify(await goodJSON());
     const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    for (const [name, content] of [["truncated.json", full.slice(0, Math.floor(full.length * 0.6))], ["empty.json", ""], ["garbage.json", "\u0000\u0001 not json"]] as const) {
+    for (const [name, content] of [
+      ["truncated.json", full.slice(0, Math.floor(full.length * 0.6))],
+      ["empty.json", ""],
+      ["garbage.json", "\u0000\u0001 not json"],
+    ] as const) {
       await expectLoadError(name, content, new RegExp(`^${esc(join(dir, name))}: not valid JSON .*truncated or corrupt`));
     }
   });
@@ -242,27 +276,57 @@ describe("loading bad files: clear errors, files untouched", () => {
 
   it("the wrong embedder is a clear error", async () => {
     const content = JSON.stringify(await goodJSON());
-    await expectLoadError("wrong-embedder.json", content, /saved with embedder "hashing-md5-256" but loading with "hashing-md5-300"; pass the matching embedder/, new HashingEmbedder(300));
-    await expectLoadError("wrong-embedder2.json", content, /saved with embedder "hashing-md5-256" but loading with "dense-test-24"/, new DenseEmbedder());
+    await expectLoadError(
+      "wrong-embedder.json",
+      content,
+      /saved with embedder "hashing-md5-256" but loading with "hashing-md5-300"; pass the matching embedder/,
+      new HashingEmbedder(300),
+    );
+    await expectLoadError(
+      "wrong-embedder2.json",
+      content,
+      /saved with embedder "hashing-md5-256" but loading with "dense-test-24"/,
+      new DenseEmbedder(),
+    );
   });
 
   it("schema errors name the path inside the file", async () => {
     const cases: [string, (o: Awaited<ReturnType<typeof goodJSON>>) => void, RegExp][] = [
-      ["bad-month", (o) => (o.memories[2]!.created_at = "2025-13-01"), /memories\[2\]\.created_at: "2025-13-01" is not a valid date \(month 13 does not exist\)/],
+      [
+        "bad-month",
+        (o) => (o.memories[2]!.created_at = "2025-13-01"),
+        /memories\[2\]\.created_at: "2025-13-01" is not a valid date \(month 13 does not exist\)/,
+      ],
       ["bad-day", (o) => (o.memories[1]!.created_at = "2025-02-30T10:00:00Z"), /memories\[1\]\.created_at: .*2025-02 has 28 days/],
-      ["words-date", (o) => (o.memories[2]!.created_at = "yesterday"), /memories\[2\]\.created_at: "yesterday" is not an ISO-8601 date-time/],
+      [
+        "words-date",
+        (o) => (o.memories[2]!.created_at = "yesterday"),
+        /memories\[2\]\.created_at: "yesterday" is not an ISO-8601 date-time/,
+      ],
       ["bad-recalled", (o) => (o.memories[0]!.last_recalled = 42), /memories\[0\]\.last_recalled: expected a string or null, got 42/],
-      ["nan-E", (o) => (o.memories[1]!.emotional_intensity = null), /memories\[1\]\.emotional_intensity: expected a finite number, got null/],
+      [
+        "nan-E",
+        (o) => (o.memories[1]!.emotional_intensity = null),
+        /memories\[1\]\.emotional_intensity: expected a finite number, got null/,
+      ],
       ["frac-n", (o) => (o.memories[3]!.recall_count = 1.5), /memories\[3\]\.recall_count: expected a non-negative integer, got 1.5/],
       ["text", (o) => (o.memories[0]!.text = 7), /memories\[0\]\.text: expected a string, got 7/],
       ["hashtags", (o) => (o.memories[0]!.hashtags = "#A"), /memories\[0\]\.hashtags: expected an array of strings/],
       ["embedding-len", (o) => (o.memories[2]!.embedding = [1, 2]), /memories\[2\]\.embedding: expected 256 finite numbers/],
-      ["embedding-null", (o) => ((o.memories[2]!.embedding as unknown[])[5] = null), /memories\[2\]\.embedding: expected 256 finite numbers/],
+      [
+        "embedding-null",
+        (o) => ((o.memories[2]!.embedding as unknown[])[5] = null),
+        /memories\[2\]\.embedding: expected 256 finite numbers/,
+      ],
       ["dup-id", (o) => (o.memories[3]!.id = o.memories[0]!.id), /memories\[3\]\.id: duplicate memory id "m1"/],
       ["no-memories", (o) => delete (o as Record<string, unknown>).memories, /memories must be an array/],
       ["no-alpha", (o) => delete o.alpha, /: alpha: expected a finite number, got undefined/],
       ["bad-gamma", (o) => (o.gamma = 3), /invalid store parameters: protection γ must be in \[0, 1\], got 3/],
-      ["bad-weights", (o) => (o.weights = { emotion: -1, recall: 1, context: 1 }), /invalid store parameters: weight emotion must be ≥ 0, got -1/],
+      [
+        "bad-weights",
+        (o) => (o.weights = { emotion: -1, recall: 1, context: 1 }),
+        /invalid store parameters: weight emotion must be ≥ 0, got -1/,
+      ],
       ["no-weights", (o) => delete o.weights, /: weights: expected an object/],
       ["neg-lambda", (o) => (o.lambda = -0.5), /invalid store parameters: decay rate λ must be ≥ 0/],
       ["format", (o) => (o.format = "something-else"), /not a Persode memory store \(format is "something-else"/],
@@ -292,7 +356,15 @@ describe("sizes read from a store file are bounded before anything is allocated"
     writeFileSync(path, JSON.stringify(data));
     return path;
   };
-  const header = { format: "persode-memory-store", version: 1, alpha: 0.5, gamma: 0.5, lambda: 0.1, weights: { emotion: 1, recall: 1, context: 1 }, memories: [] };
+  const header = {
+    format: "persode-memory-store",
+    version: 1,
+    alpha: 0.5,
+    gamma: 0.5,
+    lambda: 0.1,
+    weights: { emotion: 1, recall: 1, context: 1 },
+    memories: [],
+  };
 
   it("a 200-byte file declaring a 10⁹-dimensional embedder is refused, naming the bound (it used to allocate 12 GB)", async () => {
     for (const dim of [1e9, MAX_STORE_DIM + 1, 0, -3, 2.5, "256"]) {
@@ -304,7 +376,9 @@ describe("sizes read from a store file are bounded before anything is allocated"
 
   it("a store's embedder dimension has the same bound; the largest allowed one works", async () => {
     const wide = { id: "wide", dim: 1e9, embed: async () => new Float64Array(0) } as unknown as Embedder;
-    expect(() => new MemoryStore({ embedder: wide })).toThrow(`the embedder's dim must be an integer in 1 … ${MAX_STORE_DIM}, got 1000000000`);
+    expect(() => new MemoryStore({ embedder: wide })).toThrow(
+      `the embedder's dim must be an integer in 1 … ${MAX_STORE_DIM}, got 1000000000`,
+    );
     const store = new MemoryStore({ embedder: new HashingEmbedder(MAX_STORE_DIM) });
     await store.add({ text: "the widest store still loads", emotionalIntensity: 0.5, createdAt: "2025-01-01" });
     const path = join(dir, "widest.json");

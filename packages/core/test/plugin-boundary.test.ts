@@ -36,7 +36,9 @@ describe("a plugin cannot replace or remove a shipped strategy", () => {
         expect(() => register(plugin("my own key", s.slug))).toThrow(`belongs to the shipped strategy "${s.key}"`);
         expect(() => register({ ...s })).toThrow(/already registered/);
       }
-      expect(() => (BUILTIN_STRATEGIES.includes(s) ? unregisterStrategy : unregisterExtendedStrategy)(s.key)).toThrow(/ships with Persode and cannot be unregistered/);
+      expect(() => (BUILTIN_STRATEGIES.includes(s) ? unregisterStrategy : unregisterExtendedStrategy)(s.key)).toThrow(
+        /ships with Persode and cannot be unregistered/,
+      );
       expect(() => {
         (s as { rank: unknown }).rank = reverse;
       }).toThrow(TypeError);
@@ -50,7 +52,12 @@ describe("a plugin cannot replace or remove a shipped strategy", () => {
     registerExtendedStrategy(plugin("plugin b", "plugin_b"));
     expect(() => registerStrategy(plugin("other", "plugin_b"))).toThrow(/already registered/);
     expect(strategies().map((s) => s.key)).toEqual([...BUILTIN_STRATEGIES.map((s) => s.key), "plugin a"]);
-    expect(extendedStrategies().map((s) => s.key)).toEqual([...BUILTIN_STRATEGIES.map((s) => s.key), "plugin a", ...EXTENDED_STRATEGIES.map((s) => s.key), "plugin b"]);
+    expect(extendedStrategies().map((s) => s.key)).toEqual([
+      ...BUILTIN_STRATEGIES.map((s) => s.key),
+      "plugin a",
+      ...EXTENDED_STRATEGIES.map((s) => s.key),
+      "plugin b",
+    ]);
     expect(unregisterStrategy("plugin a")).toBe(true);
     registerStrategy(plugin("plugin a", "plugin_a")); // its names are free again
   });
@@ -64,7 +71,16 @@ describe("a plugin cannot replace or remove a shipped strategy", () => {
 describe("what a plugin's rank() receives is read-only to everyone else", () => {
   async function store(): Promise<MemoryStore> {
     const s = new MemoryStore();
-    const texts = ["lost my dog in the park", "lunch with Mia at noon", "a long walk by the river", "the dog came home", "keys on the kitchen table", "argued with my brother", "won the chess game", "rain all day"];
+    const texts = [
+      "lost my dog in the park",
+      "lunch with Mia at noon",
+      "a long walk by the river",
+      "the dog came home",
+      "keys on the kitchen table",
+      "argued with my brother",
+      "won the chess game",
+      "rain all day",
+    ];
     for (const [i, text] of texts.entries()) await s.add({ text, emotionalIntensity: (i % 4) / 4, createdAt: Date.UTC(2025, 0, 1 + i) });
     return s;
   }
@@ -90,7 +106,8 @@ describe("what a plugin's rank() receives is read-only to everyone else", () => 
     const mutator = plugin("mutator", "mutator", (ctx) => {
       calls++;
       const c = ctx.columns;
-      for (const a of [c.vectors, c.norms, c.emotionalIntensity, c.contextualRelevance, c.recallCount, c.createdAtMs, c.decayFromMs]) a.fill(calls);
+      for (const a of [c.vectors, c.norms, c.emotionalIntensity, c.contextualRelevance, c.recallCount, c.createdAtMs, c.decayFromMs])
+        a.fill(calls);
       ctx.similarity().fill(-1);
       ctx.salience(true).fill(7);
       ctx.salience(false).fill(7);
@@ -98,7 +115,11 @@ describe("what a plugin's rank() receives is read-only to everyone else", () => 
       ctx.fusedOrder(0.5, false).reverse();
       ctx.recencyOrder().reverse();
       ctx.query.vector.fill(3);
-      for (const [k, v] of [["size", 2], ["columns", null], ["nowMs", 0]] as const) {
+      for (const [k, v] of [
+        ["size", 2],
+        ["columns", null],
+        ["nowMs", 0],
+      ] as const) {
         try {
           (ctx as unknown as Record<string, unknown>)[k] = v;
         } catch {

@@ -33,11 +33,12 @@ describe("ridge regression", () => {
   it("Cholesky factors and solves a small SPD system", () => {
     const a = Float64Array.from([4, 2, 0.6, 2, 5, 1, 0.6, 1, 3]);
     const L = cholesky(a, 3);
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-      let s = 0;
-      for (let k = 0; k < 3; k++) s += L[i * 3 + k]! * L[j * 3 + k]!;
-      expect(s).toBeCloseTo(a[i * 3 + j]!, 12);
-    }
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++) {
+        let s = 0;
+        for (let k = 0; k < 3; k++) s += L[i * 3 + k]! * L[j * 3 + k]!;
+        expect(s).toBeCloseTo(a[i * 3 + j]!, 12);
+      }
     const w = choleskySolve(L, 3, Float64Array.from([1, 2, 3]));
     const back = [0, 1, 2].map((i) => a[i * 3]! * w[0]! + a[i * 3 + 1]! * w[1]! + a[i * 3 + 2]! * w[2]!);
     back.forEach((v, i) => expect(v).toBeCloseTo(i + 1, 12));

@@ -18,7 +18,6 @@ import {
 } from "../src/index.js";
 import { referenceJson, scenarioJson } from "./shared-fixtures.js";
 
-
 interface ScenarioMemory {
   event: string;
   text: string;
@@ -36,7 +35,10 @@ interface Scenario {
   exp2_weightings: { label: string; w_emotion: number; w_recall: number; w_context: number }[];
 }
 const scenario = scenarioJson() as Scenario;
-const exp2 = referenceJson("exp2_memory_scoring.json") as { reference_now: string; rankings: Record<string, { event: string; S: number }[]> };
+const exp2 = referenceJson("exp2_memory_scoring.json") as {
+  reference_now: string;
+  rankings: Record<string, { event: string; S: number }[]>;
+};
 const exp1 = referenceJson("exp1_forgetting_curve.json") as { strength_at_30_days: Record<string, number> };
 
 const now = toEpochMs(scenario.reference_now);
@@ -66,7 +68,13 @@ describe("Eq. 1 with consolidation (docs/spec.md §2)", () => {
     for (const w of weights) {
       for (const gamma of [0, 0.5, 0.9, 1]) {
         const scorer = new Scorer({ weights: w, gamma });
-        for (const [E, n, C, age] of [[0.95, 3, 0.7, 30], [0.15, 0, 0.25, 30], [0.5, 1, 0.4, 2.5], [1, 10, 1, 0], [0, 0, 0, 9]] as const) {
+        for (const [E, n, C, age] of [
+          [0.95, 3, 0.7, 30],
+          [0.15, 0, 0.25, 30],
+          [0.5, 1, 0.4, 2.5],
+          [1, 10, 1, 0],
+          [0, 0, 0, 9],
+        ] as const) {
           const m = { emotionalIntensity: E, recallCount: n, contextualRelevance: C };
           const got = scorer.score(m, age);
           const want = eq1(E, n, C, w, gamma, age);
@@ -102,7 +110,10 @@ describe("Eq. 1 with consolidation (docs/spec.md §2)", () => {
     const lo = byLabel[0.15]!;
     expect([hi.contextual_relevance, hi.recall_count, lo.contextual_relevance, lo.recall_count]).toEqual([0.7, 3, 0.25, 0]);
     const S = (p: typeof hi) =>
-      scorer.score({ emotionalIntensity: p.emotional_intensity, contextualRelevance: p.contextual_relevance, recallCount: p.recall_count }, 30).strength;
+      scorer.score(
+        { emotionalIntensity: p.emotional_intensity, contextualRelevance: p.contextual_relevance, recallCount: p.recall_count },
+        30,
+      ).strength;
     // published (exp1_forgetting_curve.json): 0.0444, 0.0003, ratio 148.6
     expect(pyRound(S(hi), 4)).toBe(0.0444);
     expect(pyRound(S(lo), 4)).toBe(0.0003);
@@ -188,7 +199,9 @@ describe("weights and γ validation (clear errors)", () => {
   }
 
   it("rejects a missing weight and a non-object", () => {
-    expect(() => validateWeights({ emotion: 1, recall: 1 } as ScoringWeights)).toThrow(/weight context must be a finite number, got undefined/);
+    expect(() => validateWeights({ emotion: 1, recall: 1 } as ScoringWeights)).toThrow(
+      /weight context must be a finite number, got undefined/,
+    );
     expect(() => validateWeights(null as unknown as ScoringWeights)).toThrow(/weights must be an object/);
   });
 

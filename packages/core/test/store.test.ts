@@ -30,7 +30,8 @@ async function demoStore(opts: ConstructorParameters<typeof MemoryStore>[0] = {}
     ["Argued with my best friend about the dinner plans", 0.75, 0.5, 0, 20],
     ["", 0.2, 0.3, 0, 2],
   ];
-  for (const [text, E, C, n, age] of rows) await store.add({ text, emotionalIntensity: E, contextualRelevance: C, recallCount: n, createdAt: daysAgo(age) });
+  for (const [text, E, C, n, age] of rows)
+    await store.add({ text, emotionalIntensity: E, contextualRelevance: C, recallCount: n, createdAt: daysAgo(age) });
   return store;
 }
 
@@ -45,7 +46,8 @@ function expected(store: MemoryStore, q: Float64Array, alpha: number, useQR: boo
   return [...rows].sort((a, b) => b.fused - a.fused);
 }
 
-const summary = (rs: RetrievalResult[]) => rs.map((r) => ({ i: r.index, sim: r.similarity, k: r.salience, S: r.retention, fused: r.fused }));
+const summary = (rs: RetrievalResult[]) =>
+  rs.map((r) => ({ i: r.index, sim: r.similarity, k: r.salience, S: r.retention, fused: r.fused }));
 
 describe("MemoryStore.retrieve: the Memory Selection Block (docs/spec.md §5)", () => {
   it("fused = α·sim + (1 − α)·salience with C′ = clip(sim), default α 0.5, stable descending", async () => {
@@ -61,7 +63,10 @@ describe("MemoryStore.retrieve: the Memory Selection Block (docs/spec.md §5)", 
   it("a negative similarity is clipped to 0 before it stands in for C", async () => {
     const store = new MemoryStore();
     const q = await store.embedder.embed("sunny beach holiday");
-    const m = store.addEmbedded({ text: "opposite", emotionalIntensity: 0.7, contextualRelevance: 0.9, recallCount: 1, createdAt: daysAgo(2) }, q.map((x) => -x));
+    const m = store.addEmbedded(
+      { text: "opposite", emotionalIntensity: 0.7, contextualRelevance: 0.9, recallCount: 1, createdAt: daysAgo(2) },
+      q.map((x) => -x),
+    );
     const [r] = await store.retrieve("sunny beach holiday", { topK: 1, now: NOW, reinforce: false });
     expect(r!.similarity).toBeCloseTo(-1, 15);
     expect(r!.salience).toBe(salience(0.7, 1, 0)); // C′ = clip(−1) = 0, not the stored 0.9
@@ -118,8 +123,20 @@ describe("stable tie order and the Exp. 3 salience check", () => {
 
   it("neutral (E .1, C .3) then significant (E .9, C .6), same text: similarity keeps order, fused α .5 puts the significant one first", async () => {
     const store = new MemoryStore();
-    await store.add({ id: "neutral", text: "we had dinner at the old place", emotionalIntensity: 0.1, contextualRelevance: 0.3, createdAt: daysAgo(10) });
-    await store.add({ id: "significant", text: "we had dinner at the old place", emotionalIntensity: 0.9, contextualRelevance: 0.6, createdAt: daysAgo(10) });
+    await store.add({
+      id: "neutral",
+      text: "we had dinner at the old place",
+      emotionalIntensity: 0.1,
+      contextualRelevance: 0.3,
+      createdAt: daysAgo(10),
+    });
+    await store.add({
+      id: "significant",
+      text: "we had dinner at the old place",
+      emotionalIntensity: 0.9,
+      contextualRelevance: 0.6,
+      createdAt: daysAgo(10),
+    });
     const q = "dinner at the old place";
     const sim = await store.retrieve(q, { topK: 2, alpha: 1, now: NOW, reinforce: false });
     expect(sim.map((r) => r.memory.id)).toEqual(["neutral", "significant"]);
@@ -169,7 +186,9 @@ describe("recent(now, window)", () => {
   it("returns memories with age ≤ window, newest first, ties in insertion order", async () => {
     const store = new MemoryStore();
     const ages = [7, 6, 0.5, 3, 3, 6.000001, 0];
-    ages.forEach((age, i) => store.addEmbedded({ id: `r${i}`, text: `t${i}`, emotionalIntensity: 0.5, createdAt: daysAgo(age) }, new Float64Array(256)));
+    ages.forEach((age, i) =>
+      store.addEmbedded({ id: `r${i}`, text: `t${i}`, emotionalIntensity: 0.5, createdAt: daysAgo(age) }, new Float64Array(256)),
+    );
     expect(store.recent(NOW).map((m) => m.id)).toEqual(["r6", "r2", "r3", "r4", "r1"]);
     expect(store.recent(NOW, 0.5).map((m) => m.id)).toEqual(["r6", "r2"]);
     expect(store.recent(NOW, 30).map((m) => m.id)).toEqual(["r6", "r2", "r3", "r4", "r1", "r5", "r0"]);
@@ -186,19 +205,33 @@ describe("adding memories", () => {
     const c = await store.add({ text: "auto", emotionalIntensity: 0.5, createdAt: NOW });
     expect([a.id, b.id, c.id]).toEqual(["m2", "m3", "m4"]);
     expect(new Set(store.memories.map((m) => m.id)).size).toBe(3);
-    await expect(store.add({ id: "m3", text: "dup", emotionalIntensity: 0.5, createdAt: NOW })).rejects.toThrow(/a memory with id "m3" already exists/);
+    await expect(store.add({ id: "m3", text: "dup", emotionalIntensity: 0.5, createdAt: NOW })).rejects.toThrow(
+      /a memory with id "m3" already exists/,
+    );
   });
 
   it("rejects bad input clearly and stores nothing", async () => {
     const store = new MemoryStore();
-    await expect(store.add({ text: 5 as unknown as string, emotionalIntensity: 0.5, createdAt: NOW })).rejects.toThrow(/text must be a string, got 5/);
-    await expect(store.add({ text: "x", emotionalIntensity: Number.NaN, createdAt: NOW })).rejects.toThrow(/emotional intensity E must be a finite number, got NaN/);
-    await expect(store.add({ text: "x", emotionalIntensity: 0.5, createdAt: "2025-13-01" })).rejects.toThrow(/created_at: "2025-13-01" is not a valid date/);
-    await expect(store.add({ text: "x", emotionalIntensity: 0.5, createdAt: "yesterday" })).rejects.toThrow(/created_at: "yesterday" is not an ISO-8601 date-time/);
-    expect(() => store.addEmbedded({ text: "x", emotionalIntensity: 0.5, createdAt: NOW }, new Float64Array(3))).toThrow(/embedding has 3 dimensions, the embedder "hashing-md5-256" has 256/);
+    await expect(store.add({ text: 5 as unknown as string, emotionalIntensity: 0.5, createdAt: NOW })).rejects.toThrow(
+      /text must be a string, got 5/,
+    );
+    await expect(store.add({ text: "x", emotionalIntensity: Number.NaN, createdAt: NOW })).rejects.toThrow(
+      /emotional intensity E must be a finite number, got NaN/,
+    );
+    await expect(store.add({ text: "x", emotionalIntensity: 0.5, createdAt: "2025-13-01" })).rejects.toThrow(
+      /created_at: "2025-13-01" is not a valid date/,
+    );
+    await expect(store.add({ text: "x", emotionalIntensity: 0.5, createdAt: "yesterday" })).rejects.toThrow(
+      /created_at: "yesterday" is not an ISO-8601 date-time/,
+    );
+    expect(() => store.addEmbedded({ text: "x", emotionalIntensity: 0.5, createdAt: NOW }, new Float64Array(3))).toThrow(
+      /embedding has 3 dimensions, the embedder "hashing-md5-256" has 256/,
+    );
     const nanVec = new Float64Array(256);
     nanVec[9] = Number.NaN;
-    expect(() => store.addEmbedded({ text: "x", emotionalIntensity: 0.5, createdAt: NOW }, nanVec)).toThrow(/embedding\[9\] of memory m1 must be a finite number, got NaN/);
+    expect(() => store.addEmbedded({ text: "x", emotionalIntensity: 0.5, createdAt: NOW }, nanVec)).toThrow(
+      /embedding\[9\] of memory m1 must be a finite number, got NaN/,
+    );
     expect(store.size).toBe(0);
   });
 

@@ -30,7 +30,16 @@ import { scenarioJson } from "./shared-fixtures.js";
 
 interface Scenario {
   reference_now: string;
-  memories: { event: string; text: string; emotion: string; emotional_intensity: number; contextual_relevance: number; recall_count: number; age_days: number; hashtags: string[] }[];
+  memories: {
+    event: string;
+    text: string;
+    emotion: string;
+    emotional_intensity: number;
+    contextual_relevance: number;
+    recall_count: number;
+    age_days: number;
+    hashtags: string[];
+  }[];
   probes: { target: string; plain: string; vague: string }[];
 }
 const scenario = scenarioJson() as Scenario;
@@ -118,9 +127,13 @@ describe("built-in strategies", () => {
       const ctx = await contextFor(store, q);
       const sim = ctx.similarity();
       expect(Array.from(similarityOnly.rank(ctx))).toEqual(naiveOrder(sim));
-      const f = store.memories.map((m, i) => 0.5 * sim[i]! + 0.5 * salience(m.emotionalIntensity, m.recallCount, Math.min(1, Math.max(0, sim[i]!))));
+      const f = store.memories.map(
+        (m, i) => 0.5 * sim[i]! + 0.5 * salience(m.emotionalIntensity, m.recallCount, Math.min(1, Math.max(0, sim[i]!))),
+      );
       expect(Array.from(fused.rank(ctx))).toEqual(naiveOrder(f));
-      const f3 = store.memories.map((m, i) => 0.3 * sim[i]! + 0.7 * salience(m.emotionalIntensity, m.recallCount, Math.min(1, Math.max(0, sim[i]!))));
+      const f3 = store.memories.map(
+        (m, i) => 0.3 * sim[i]! + 0.7 * salience(m.emotionalIntensity, m.recallCount, Math.min(1, Math.max(0, sim[i]!))),
+      );
       expect(Array.from(fusedStrategy(0.3, "fused α .3", "fused-03").rank(ctx))).toEqual(naiveOrder(f3));
     }
     expect(() => fusedStrategy(1.2)).toThrow(/α must be in \[0, 1\], got 1.2/);
@@ -130,7 +143,8 @@ describe("built-in strategies", () => {
   it("recency-only: newest first, ties in insertion order, the query ignored", async () => {
     const store = new MemoryStore();
     const ages = [5, 1, 9, 1, 0.25, 5];
-    for (const [i, age] of ages.entries()) await store.add({ text: `note ${i} about the dog`, emotionalIntensity: 0.5, createdAt: NOW - age * DAY_MS });
+    for (const [i, age] of ages.entries())
+      await store.add({ text: `note ${i} about the dog`, emotionalIntensity: 0.5, createdAt: NOW - age * DAY_MS });
     store.memories[2]!.recall(NOW); // recalling restarts the decay clock but does not make a memory newer
     const a = Array.from(recencyOnly.rank(await contextFor(store, "dog")));
     const b = Array.from(recencyOnly.rank(await contextFor(store, "something else entirely")));
@@ -172,15 +186,15 @@ describe("built-in strategies", () => {
   });
 });
 
-  it("store.retrieveWith rejects a bad topK or query like retrieve does, instead of slicing the wrong count", async () => {
-    const store = await scenarioStore();
-    for (const topK of [-1, 1.5, Number.NaN]) {
-      await expect(store.retrieveWith(similarityOnly, "bus", { topK, now: NOW })).rejects.toThrow(/topK must be a non-negative integer/);
-      await expect(store.retrieve("bus", { topK, now: NOW })).rejects.toThrow(/topK must be a non-negative integer/);
-    }
-    await expect(store.retrieveWith(similarityOnly, 42 as unknown as string, { now: NOW })).rejects.toThrow(/query must be a string/);
-    expect(store.memories.every((m) => m.lastRecalledMs === null)).toBe(true);
-  });
+it("store.retrieveWith rejects a bad topK or query like retrieve does, instead of slicing the wrong count", async () => {
+  const store = await scenarioStore();
+  for (const topK of [-1, 1.5, Number.NaN]) {
+    await expect(store.retrieveWith(similarityOnly, "bus", { topK, now: NOW })).rejects.toThrow(/topK must be a non-negative integer/);
+    await expect(store.retrieve("bus", { topK, now: NOW })).rejects.toThrow(/topK must be a non-negative integer/);
+  }
+  await expect(store.retrieveWith(similarityOnly, 42 as unknown as string, { now: NOW })).rejects.toThrow(/query must be a string/);
+  expect(store.memories.every((m) => m.lastRecalledMs === null)).toBe(true);
+});
 
 describe("strategy registry", () => {
   afterEach(() => {
@@ -188,7 +202,11 @@ describe("strategy registry", () => {
   });
 
   it("lists the five built-ins in table order and finds them by key or slug", () => {
-    expect(strategies().slice(0, 5).map((s) => s.key)).toEqual(["recency-only", "similarity-only", "salience-only", "fused (Persode)", "gated (Persode)"]);
+    expect(
+      strategies()
+        .slice(0, 5)
+        .map((s) => s.key),
+    ).toEqual(["recency-only", "similarity-only", "salience-only", "fused (Persode)", "gated (Persode)"]);
     expect(BUILTIN_STRATEGIES).toHaveLength(5);
     expect(getStrategy("gated_persode")).toBe(gated);
     expect(getStrategy("fused (Persode)")).toBe(fused);
@@ -196,17 +214,28 @@ describe("strategy registry", () => {
   });
 
   it("register / unregister a strategy; duplicates, bad slugs and unknown names are clear errors", () => {
-    const s: RetrievalStrategy = { key: "test strategy", slug: "test_strategy", description: "reverse insertion order", rank: (ctx) => Int32Array.from({ length: ctx.size }, (_, i) => ctx.size - 1 - i) };
+    const s: RetrievalStrategy = {
+      key: "test strategy",
+      slug: "test_strategy",
+      description: "reverse insertion order",
+      rank: (ctx) => Int32Array.from({ length: ctx.size }, (_, i) => ctx.size - 1 - i),
+    };
     registerStrategy(s);
     expect(getStrategy("test_strategy")).toBe(s);
     expect(strategies().at(-1)).toBe(s);
-    expect(() => registerStrategy({ ...s, slug: "other" })).toThrow(/a strategy with key "test strategy" or slug "other" is already registered/);
+    expect(() => registerStrategy({ ...s, slug: "other" })).toThrow(
+      /a strategy with key "test strategy" or slug "other" is already registered/,
+    );
     expect(() => registerStrategy({ ...s, key: "another", slug: "fused_persode" })).toThrow(/already registered/);
     expect(() => registerStrategy({ ...s, key: "x", slug: "Bad Slug" })).toThrow(/slug "Bad Slug" must match \[a-z0-9_-\]\+/);
-    expect(() => registerStrategy({ key: "y", slug: "y" } as unknown as RetrievalStrategy)).toThrow(/expected an object with key, slug and rank\(\)/);
+    expect(() => registerStrategy({ key: "y", slug: "y" } as unknown as RetrievalStrategy)).toThrow(
+      /expected an object with key, slug and rank\(\)/,
+    );
     expect(unregisterStrategy("test strategy")).toBe(true);
     expect(unregisterStrategy("test strategy")).toBe(false);
-    expect(() => getStrategy("test_strategy")).toThrow(/unknown strategy "test_strategy"; known: recency-only, similarity-only, salience-only, fused_persode, gated_persode/);
+    expect(() => getStrategy("test_strategy")).toThrow(
+      /unknown strategy "test_strategy"; known: recency-only, similarity-only, salience-only, fused_persode, gated_persode/,
+    );
   });
 });
 
@@ -237,9 +266,24 @@ describe("NaN never decides an order", () => {
 describe("rankChecked: every strategy's ranking is a permutation of the store", () => {
   const size = 5;
   const zeros = () => new Float64Array(size);
-  const columns = { size, dim: 1, vectors: zeros(), norms: zeros(), emotionalIntensity: zeros(), contextualRelevance: zeros(), recallCount: zeros(), createdAtMs: zeros(), decayFromMs: zeros() };
+  const columns = {
+    size,
+    dim: 1,
+    vectors: zeros(),
+    norms: zeros(),
+    emotionalIntensity: zeros(),
+    contextualRelevance: zeros(),
+    recallCount: zeros(),
+    createdAtMs: zeros(),
+    decayFromMs: zeros(),
+  };
   const ctx = new MemoryStore().context({ text: "where did I leave the keys", vector: new Float64Array(1), intensity: 0 }, 0, columns);
-  const strategy = (rank: (c: RankingContext) => unknown): RetrievalStrategy => ({ key: "probe strategy", slug: "probe", description: "test", rank: rank as RetrievalStrategy["rank"] });
+  const strategy = (rank: (c: RankingContext) => unknown): RetrievalStrategy => ({
+    key: "probe strategy",
+    slug: "probe",
+    description: "test",
+    rank: rank as RetrievalStrategy["rank"],
+  });
   const cases: Array<[string, unknown, RegExp]> = [
     ["a duplicate index", Int32Array.of(0, 1, 1, 3, 4), /memory index 1 appears twice \(again at position 2\)/],
     ["a short ranking", Int32Array.of(0, 1, 2, 3), /returned 4 indices for a store of 5 memories/],
@@ -254,7 +298,10 @@ describe("rankChecked: every strategy's ranking is a permutation of the store", 
     it(`refuses ${name}, naming the strategy and the query`, () => {
       let err: unknown;
       try {
-        rankChecked(strategy(() => order), ctx);
+        rankChecked(
+          strategy(() => order),
+          ctx,
+        );
       } catch (e) {
         err = e;
       }
@@ -266,24 +313,44 @@ describe("rankChecked: every strategy's ranking is a permutation of the store", 
   }
 
   it("wraps an error thrown inside rank(), e.g. a NaN score", () => {
-    expect(() => rankChecked(strategy(() => descendingOrder([0.1, NaN, 0.9, 0.5, 0.7])), ctx)).toThrow(/^strategy "probe strategy" on query "where did I leave the keys": rank\(\) failed: descendingOrder: score 1 of 5 is NaN/);
+    expect(() =>
+      rankChecked(
+        strategy(() => descendingOrder([0.1, NaN, 0.9, 0.5, 0.7])),
+        ctx,
+      ),
+    ).toThrow(/^strategy "probe strategy" on query "where did I leave the keys": rank\(\) failed: descendingOrder: score 1 of 5 is NaN/);
   });
 
   it("passes a permutation through (a plugin's as a copy it cannot change later); a plain array of integers becomes an Int32Array", () => {
     const order = Int32Array.of(4, 3, 2, 1, 0);
-    const checked = rankChecked(strategy(() => order), ctx);
+    const checked = rankChecked(
+      strategy(() => order),
+      ctx,
+    );
     expect(checked).toEqual(order);
     order[0] = 0;
     expect(checked[0]).toBe(4);
     const shipped = recencyOnly.rank(ctx);
     expect(rankChecked(recencyOnly, ctx)).toBe(shipped);
-    expect(rankChecked(strategy(() => [1, 0, 2, 4, 3]), ctx)).toEqual(Int32Array.of(1, 0, 2, 4, 3));
+    expect(
+      rankChecked(
+        strategy(() => [1, 0, 2, 4, 3]),
+        ctx,
+      ),
+    ).toEqual(Int32Array.of(1, 0, 2, 4, 3));
   });
 
   it("store.retrieveWith validates too", async () => {
     const store = new MemoryStore();
-    for (const text of ["keys on the table", "lunch with Mia", "a long walk"]) await store.add({ text, emotionalIntensity: 0.3, createdAt: "2025-01-01" });
-    await expect(store.retrieveWith(strategy(() => Int32Array.of(0, 0, 1)), "keys", { now: "2025-01-02" })).rejects.toThrow(/strategy "probe strategy" on query "keys": memory index 0 appears twice/);
+    for (const text of ["keys on the table", "lunch with Mia", "a long walk"])
+      await store.add({ text, emotionalIntensity: 0.3, createdAt: "2025-01-01" });
+    await expect(
+      store.retrieveWith(
+        strategy(() => Int32Array.of(0, 0, 1)),
+        "keys",
+        { now: "2025-01-02" },
+      ),
+    ).rejects.toThrow(/strategy "probe strategy" on query "keys": memory index 0 appears twice/);
     expect(store.memories.every((m) => m.recallCount === 0)).toBe(true);
   });
 });
@@ -301,6 +368,8 @@ describe("a precomputed query similarity (RankingQuery.similarity)", () => {
     const planted = new Float64Array(store.size).map((_, i) => i);
     const order = getStrategy("similarity-only").rank(store.context({ text, vector, similarity: planted }, NOW));
     expect(Array.from(order)).toEqual(Array.from(planted, (_, i) => store.size - 1 - i));
-    expect(() => store.context({ text, vector, similarity: new Float64Array(store.size + 1) }, NOW)).toThrow(/precomputed similarity has 11 values, the store has 10 memories/);
+    expect(() => store.context({ text, vector, similarity: new Float64Array(store.size + 1) }, NOW)).toThrow(
+      /precomputed similarity has 11 values, the store has 10 memories/,
+    );
   });
 });

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { LexiconAnalyzer } from "../src/analyzer.js";
 import { defaultLexicon } from "../src/lexicon.js";
 import { descriptorString, preferencesFromProfile, visualDescriptors } from "../src/onboarding.js";
-import { buildDiaryPrompt, composeDiary, diaryCloser, diaryOpener, DIARY_OPENERS, LINGER_THRESHOLD, type DiaryEpisode } from "../src/templates/diary.js";
+import {
+  buildDiaryPrompt,
+  composeDiary,
+  diaryCloser,
+  diaryOpener,
+  DIARY_OPENERS,
+  LINGER_THRESHOLD,
+  type DiaryEpisode,
+} from "../src/templates/diary.js";
 import { buildImagePromptRequest, buildVisualPrompt, COMPOSITION_CUE, MOOD_CUES, moodCue } from "../src/templates/visual.js";
 import { scenarioJson } from "./shared-fixtures.js";
 

@@ -123,7 +123,12 @@ describeWithTransformers("TransformersEmbedder through transformers.js on the ti
   });
 
   it("splits work into batches of batchSize without changing results", async () => {
-    const small = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache"), batchSize: 2 });
+    const small = await loadTransformersEmbedder({
+      model: fx.info.modelId,
+      modelDir: fx.modelRoot,
+      modelCacheDir: join(fx.root, "cache"),
+      batchSize: 2,
+    });
     try {
       const a = await small.embedBatch(TEXTS);
       const b = await emb.embedBatch(TEXTS);
@@ -134,7 +139,12 @@ describeWithTransformers("TransformersEmbedder through transformers.js on the ti
   });
 
   it("truncates texts to maxLength tokens", async () => {
-    const short = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, modelCacheDir: join(fx.root, "cache"), maxLength: 6 });
+    const short = await loadTransformersEmbedder({
+      model: fx.info.modelId,
+      modelDir: fx.modelRoot,
+      modelCacheDir: join(fx.root, "cache"),
+      maxLength: 6,
+    });
     try {
       const base = "we went home after school and";
       const [a, b] = await short.embedBatch([base, base + " talked about the party with friends"]);
@@ -150,7 +160,11 @@ describeWithTransformers("TransformersEmbedder through transformers.js on the ti
   it("changes its id when the model files change", async () => {
     const other = await tinyModelFixture(2);
     try {
-      const e = await loadTransformersEmbedder({ model: other.info.modelId, modelDir: other.modelRoot, modelCacheDir: join(other.root, "cache") });
+      const e = await loadTransformersEmbedder({
+        model: other.info.modelId,
+        modelDir: other.modelRoot,
+        modelCacheDir: join(other.root, "cache"),
+      });
       expect(e.id).not.toBe(emb.id);
       expect(e.id).toContain(other.info.modelId);
       expect(e.id).toContain("fp32");
@@ -161,7 +175,9 @@ describeWithTransformers("TransformersEmbedder through transformers.js on the ti
   });
 
   it("rejects bad options and non-string texts with clear errors", async () => {
-    await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, dtype: "fp64" })).rejects.toThrow(/unknown model dtype "fp64".*fp32/);
+    await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, dtype: "fp64" })).rejects.toThrow(
+      /unknown model dtype "fp64".*fp32/,
+    );
     await expect(loadTransformersEmbedder({ model: "../etc", modelDir: fx.modelRoot })).rejects.toThrow(/not valid/);
     await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, batchSize: 0 })).rejects.toThrow(/batchSize/);
     await expect(emb.embedBatch(["ok", 3 as unknown as string])).rejects.toThrow(/texts\[1\] must be a string/);
@@ -173,13 +189,26 @@ describe("pooling, prefixes and roles", () => {
     // batch 2, seq 2, dim 2; the second text's second position is padding.
     const hidden = [3, 4, 1, 1, 0, 2, 9, 9];
     const mask = [1, 1, 1, 0];
-    expect(poolVectors(hidden, mask, 2, 2, 2, "cls", true).map((v) => Array.from(v))).toEqual([[0.6, 0.8], [0, 1]]);
-    expect(poolVectors(hidden, mask, 2, 2, 2, "cls", false).map((v) => Array.from(v))).toEqual([[3, 4], [0, 2]]);
-    expect(poolVectors(hidden, mask, 2, 2, 2, "mean", false).map((v) => Array.from(v))).toEqual([[2, 2.5], [0, 2]]);
+    expect(poolVectors(hidden, mask, 2, 2, 2, "cls", true).map((v) => Array.from(v))).toEqual([
+      [0.6, 0.8],
+      [0, 1],
+    ]);
+    expect(poolVectors(hidden, mask, 2, 2, 2, "cls", false).map((v) => Array.from(v))).toEqual([
+      [3, 4],
+      [0, 2],
+    ]);
+    expect(poolVectors(hidden, mask, 2, 2, 2, "mean", false).map((v) => Array.from(v))).toEqual([
+      [2, 2.5],
+      [0, 2],
+    ]);
   });
 
   itWithTransformers("a role's prefix is prepended to the text before tokenisation; no prefix means both roles agree", async () => {
-    const e5like = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, prefixes: { query: "query: ", document: "passage: " } });
+    const e5like = await loadTransformersEmbedder({
+      model: fx.info.modelId,
+      modelDir: fx.modelRoot,
+      prefixes: { query: "query: ", document: "passage: " },
+    });
     try {
       const t = TEXTS[1]!;
       const [q] = await e5like.embedBatch([t], "query");
@@ -195,16 +224,27 @@ describe("pooling, prefixes and roles", () => {
     }
   });
 
-  itWithTransformers("the id names a pooling other than mean; a declared fingerprint is used as given, a malformed one refused", async () => {
-    const cls = await loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, pooling: "cls", name: "tiny-cls", fingerprint: "0123456789abcdef" });
-    try {
-      expect(cls.id).toBe(`tiny-cls:${fx.info.modelId}@main:fp32:len256:0123456789abcdef:d32:cls`);
-      expect(emb.id).toMatch(/^minilm:persode\/tiny-bert@main:fp32:len256:[0-9a-f]{16}:d32$/);
-    } finally {
-      await cls.dispose();
-    }
-    await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, fingerprint: "xyz" })).rejects.toThrow(/fingerprint must be 16/);
-  });
+  itWithTransformers(
+    "the id names a pooling other than mean; a declared fingerprint is used as given, a malformed one refused",
+    async () => {
+      const cls = await loadTransformersEmbedder({
+        model: fx.info.modelId,
+        modelDir: fx.modelRoot,
+        pooling: "cls",
+        name: "tiny-cls",
+        fingerprint: "0123456789abcdef",
+      });
+      try {
+        expect(cls.id).toBe(`tiny-cls:${fx.info.modelId}@main:fp32:len256:0123456789abcdef:d32:cls`);
+        expect(emb.id).toMatch(/^minilm:persode\/tiny-bert@main:fp32:len256:[0-9a-f]{16}:d32$/);
+      } finally {
+        await cls.dispose();
+      }
+      await expect(loadTransformersEmbedder({ model: fx.info.modelId, modelDir: fx.modelRoot, fingerprint: "xyz" })).rejects.toThrow(
+        /fingerprint must be 16/,
+      );
+    },
+  );
 
   itWithTransformers("the embedding cache keys on the model input: each role its own entry when prefixes differ", async () => {
     const cacheDir = join(fx.root, "emb-roles");
@@ -323,7 +363,6 @@ describe("model resolution: local folders only, one provisioning path", () => {
       other.cleanup();
     }
   });
-
 });
 
 describe("writeTinyBertModel", () => {

@@ -59,7 +59,8 @@ describe("lazy loading of transformers.js / onnxruntime", () => {
   });
 
   itWithTransformers("MiniLM use does load onnxruntime (the check above can see it)", async () => {
-    const r = await runChild(`
+    const r = await runChild(
+      `
       const { writeTinyBertModel } = await import(${JSON.stringify(testingDist)});
       const info = await writeTinyBertModel(${JSON.stringify(join(root, "models"))});
       const e = await core.createEmbedder("minilm", { model: info.modelId, cacheDir: ${JSON.stringify(join(root, "emb"))} });
@@ -94,8 +95,11 @@ describe("lazy loading of transformers.js / onnxruntime", () => {
 
   // Runs only where the optional peer is absent (a packed install: README "Testing without the optional peer"):
   // what such a user gets instead of a model is a clear error naming the fix, with hashing still working.
-  it.skipIf(HAS_TRANSFORMERS)("without the optional peer @huggingface/transformers, a neural embedder is a clear error naming the fix; hashing works", async () => {
-    const r = await runChild(`
+  it.skipIf(HAS_TRANSFORMERS)(
+    "without the optional peer @huggingface/transformers, a neural embedder is a clear error naming the fix; hashing works",
+    async () => {
+      const r = await runChild(
+        `
       const { writeTinyBertModel } = await import(${JSON.stringify(testingDist)});
       const info = await writeTinyBertModel(${JSON.stringify(join(root, "models-no-peer"))});
       const h = await core.createEmbedder("hashing");
@@ -108,11 +112,12 @@ describe("lazy loading of transformers.js / onnxruntime", () => {
         console.log(JSON.stringify({ dim, native: native() }));
         process.exitCode = 2;
       }`,
-      { PERSODE_MODEL_DIR: join(root, "models-no-peer"), PERSODE_OFFLINE: "1" },
-    );
-    expect(r.code, r.stdout).toBe(2);
-    expect(r.stderr).toContain("ModelUnavailableError: neural embedders need the optional dependency @huggingface/transformers");
-    expect(r.stderr).toContain("pnpm add @huggingface/transformers@4.3.2");
-    expect(JSON.parse(r.stdout)).toEqual({ dim: 256, native: [] });
-  });
+        { PERSODE_MODEL_DIR: join(root, "models-no-peer"), PERSODE_OFFLINE: "1" },
+      );
+      expect(r.code, r.stdout).toBe(2);
+      expect(r.stderr).toContain("ModelUnavailableError: neural embedders need the optional dependency @huggingface/transformers");
+      expect(r.stderr).toContain("pnpm add @huggingface/transformers@4.3.2");
+      expect(JSON.parse(r.stdout)).toEqual({ dim: 256, native: [] });
+    },
+  );
 });

@@ -15,7 +15,11 @@ const USAGE =
   `usage: node dist/cli.js [fetch|check] [${GROUPS.join("|")}] | longmemeval-synth …\n` +
   "  fetch  resolve every dataset pnpm bench all needs (downloading if needed), verify and cache them\n" +
   "  check  the same, offline: never downloads\n" +
-  `  fetch ${GROUPS.join("|")} / check ${GROUPS.join("|")}  the same for that group of optional datasets (${DATASETS.filter((d) => d.group !== "all").map((d) => d.id).join(", ")})\n` +
+  `  fetch ${GROUPS.join("|")} / check ${GROUPS.join("|")}  the same for that group of optional datasets (${DATASETS.filter(
+    (d) => d.group !== "all",
+  )
+    .map((d) => d.id)
+    .join(", ")})\n` +
   "  longmemeval-synth --out FILE [--seed N] [--questions N] [--sessions N] [--turns N] [--words N]\n" +
   "         write a seeded synthetic LongMemEval-format file";
 

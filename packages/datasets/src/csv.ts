@@ -72,13 +72,7 @@ function lineOf(starts: number[], offset: number): number {
  * Parse one RFC 4180 CSV table (UTF-8, header row) into rows keyed by lower-cased header names, each with its
  * starting line. Problems are appended to `issues` as `file:line: message`; returns undefined when the table is unusable.
  */
-function readTable(
-  bytes: Uint8Array,
-  file: string,
-  spec: ColumnSpec,
-  issues: DataIssue[],
-  warnings: string[],
-): CsvRow[] | undefined {
+function readTable(bytes: Uint8Array, file: string, spec: ColumnSpec, issues: DataIssue[], warnings: string[]): CsvRow[] | undefined {
   try {
     new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -147,7 +141,10 @@ function readTable(
     rows.push({ line: r.line, values });
   }
   if (rows.length === 0) {
-    issues.push({ where: `${file}:${header.line}`, message: `only a header row, no ${spec.rowKind} rows; add one row per ${spec.rowKind} below the header` });
+    issues.push({
+      where: `${file}:${header.line}`,
+      message: `only a header row, no ${spec.rowKind} rows; add one row per ${spec.rowKind} below the header`,
+    });
   }
   return rows;
 }
@@ -168,7 +165,14 @@ function optionalLabel(row: CsvRow, col: string): string | undefined {
 }
 
 /** Record the first line of an id; a repeated id is reported at `at` and returns false (the row is skipped). */
-function claimId(firstLine: Map<string, number>, id: string, line: number, at: string, kind: "episode" | "probe", issues: DataIssue[]): boolean {
+function claimId(
+  firstLine: Map<string, number>,
+  id: string,
+  line: number,
+  at: string,
+  kind: "episode" | "probe",
+  issues: DataIssue[],
+): boolean {
   const prev = firstLine.get(id);
   if (prev !== undefined) {
     issues.push({ where: at, message: `duplicate ${kind}_id "${id}" (first at line ${prev}); ${kind} ids are unique per corpus` });
@@ -421,18 +425,8 @@ async function readCsvFile(path: string, role: string): Promise<Buffer> {
  * Load a bring-your-own journal corpus from `episodes.csv` and `probes.csv` into the same EpisodicCorpus type as
  * EpiRec, so every EpiRec-style benchmark and strategy runs on it. sha256 = hash of episodes bytes then probes bytes.
  */
-export async function loadCsvCorpus(
-  episodesPath: string,
-  probesPath: string,
-  opts: CsvCorpusOptions = {},
-): Promise<EpisodicCorpus> {
-  const [episodes, probes] = await Promise.all([
-    readCsvFile(episodesPath, "episodes"),
-    readCsvFile(probesPath, "probes"),
-  ]);
+export async function loadCsvCorpus(episodesPath: string, probesPath: string, opts: CsvCorpusOptions = {}): Promise<EpisodicCorpus> {
+  const [episodes, probes] = await Promise.all([readCsvFile(episodesPath, "episodes"), readCsvFile(probesPath, "probes")]);
   const name = opts.name ?? basename(episodesPath, extname(episodesPath));
-  return parseCsvCorpus(
-    { episodes, probes, episodesFile: episodesPath, probesFile: probesPath },
-    { ...opts, name },
-  );
+  return parseCsvCorpus({ episodes, probes, episodesFile: episodesPath, probesFile: probesPath }, { ...opts, name });
 }

@@ -166,5 +166,9 @@ export function datasetsTable(): string {
       return `| ${d.title} | \`${s.fileName}\`${size} | ${d.license} | ${d.redistribution} | ${sourceLabel(s)} | \`${s.sha256.slice(0, 8)}…${s.sha256.slice(-8)}\` | ${d.experiments.join(", ")} |`;
     }),
   );
-  return ["| dataset | file | licence | redistribution | pinned source | sha256 | used by |", "|---|---|---|---|---|---|---|", ...rows].join("\n");
+  return [
+    "| dataset | file | licence | redistribution | pinned source | sha256 | used by |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
 }

@@ -95,12 +95,7 @@ function progressBar(d: VerifiedDownload, expectedLength: number | undefined): P
 }
 
 /** Stream the body into the temporary file, hashing it and advancing the bar; returns the bytes and their sha256. */
-async function streamToFile(
-  d: VerifiedDownload,
-  res: Response,
-  file: TempFile,
-  bar: Progress,
-): Promise<{ bytes: Buffer; sha256: string }> {
+async function streamToFile(d: VerifiedDownload, res: Response, file: TempFile, bar: Progress): Promise<{ bytes: Buffer; sha256: string }> {
   if (!res.body) throw downloadFailed(d, "the response has no body");
   const hash = createHash("sha256");
   const chunks: Buffer[] = [];

@@ -41,7 +41,9 @@ const score = (what: string) =>
 
 const rowSchema = z.object({
   id: z.string().min(1, "id must not be empty"),
-  split: z.enum(EMOBANK_SPLITS, { error: (iss) => `unknown split ${JSON.stringify(iss.input)}; expected one of ${EMOBANK_SPLITS.join(", ")}` }),
+  split: z.enum(EMOBANK_SPLITS, {
+    error: (iss) => `unknown split ${JSON.stringify(iss.input)}; expected one of ${EMOBANK_SPLITS.join(", ")}`,
+  }),
   V: score("V (valence)"),
   A: score("A (arousal)"),
   D: score("D (dominance)"),
@@ -53,14 +55,25 @@ export function parseEmoBank(bytes: Uint8Array, sha256 = "", path = "<in-memory>
   const subject = `EmoBank (${path})`;
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { bom: true, info: true, relax_column_count: true }) as unknown as typeof records;
+    records = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      bom: true,
+      info: true,
+      relax_column_count: true,
+    }) as unknown as typeof records;
   } catch (e) {
     const line = (e as { lines?: number }).lines;
-    throw new DatasetFormatError(subject, [{ where: line ? `${EMOBANK.fileName}:${line}` : EMOBANK.fileName, message: `not valid CSV: ${(e as Error).message}` }]);
+    throw new DatasetFormatError(subject, [
+      { where: line ? `${EMOBANK.fileName}:${line}` : EMOBANK.fileName, message: `not valid CSV: ${(e as Error).message}` },
+    ]);
   }
   const header = records[0]?.record;
   if (!header || header.join(",") !== EMOBANK_COLUMNS.join(",")) {
-    throw new DatasetFormatError(subject, [{ where: `${EMOBANK.fileName}:1`, message: `expected the header ${EMOBANK_COLUMNS.join(",")}, found ${header ? header.join(",") : "an empty file"}` }]);
+    throw new DatasetFormatError(subject, [
+      {
+        where: `${EMOBANK.fileName}:1`,
+        message: `expected the header ${EMOBANK_COLUMNS.join(",")}, found ${header ? header.join(",") : "an empty file"}`,
+      },
+    ]);
   }
   const issues: DataIssue[] = [];
   const sentences: EmoBankSentence[] = [];

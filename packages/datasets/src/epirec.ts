@@ -58,9 +58,7 @@ const personaSchema = z.object({
 const epirecSchema = z.object({
   version: z.literal("1.0", { error: (iss) => `expected version "1.0", got ${JSON.stringify(iss.input)}` }),
   reference_now: isoDate("reference_now"),
-  personas: z
-    .array(personaSchema)
-    .length(EPIREC_SHAPE.personas, `EpiRec v1.0 has exactly ${EPIREC_SHAPE.personas} personas`),
+  personas: z.array(personaSchema).length(EPIREC_SHAPE.personas, `EpiRec v1.0 has exactly ${EPIREC_SHAPE.personas} personas`),
 });
 
 /**

@@ -1,10 +1,16 @@
-export { LOCOMO, EPIREC, LOCOMO_AUDIT, EMOBANK, PINNED_DATASETS, LONGMEMEVAL_S, LONGMEMEVAL_ORACLE, LONGMEMEVAL_DATASETS, datasetLabel, type PinnedDataset } from "./pinned.js";
 export {
-  resolveDataset,
-  DEFAULT_DOWNLOAD_TIMEOUT_MS,
-  type ResolveOptions,
-  type ResolvedFile,
-} from "./resolve.js";
+  LOCOMO,
+  EPIREC,
+  LOCOMO_AUDIT,
+  EMOBANK,
+  PINNED_DATASETS,
+  LONGMEMEVAL_S,
+  LONGMEMEVAL_ORACLE,
+  LONGMEMEVAL_DATASETS,
+  datasetLabel,
+  type PinnedDataset,
+} from "./pinned.js";
+export { resolveDataset, DEFAULT_DOWNLOAD_TIMEOUT_MS, type ResolveOptions, type ResolvedFile } from "./resolve.js";
 export {
   DatasetError,
   DatasetUnavailableError,
@@ -33,29 +39,9 @@ export {
   type LocomoAuditEntry,
   type LocomoAuditErrorType,
 } from "./locomo-audit.js";
-export {
-  corpusCounts,
-  type EpisodicProbe,
-  type EpisodicEpisode,
-  type EpisodicPersona,
-  type EpisodicCorpus,
-} from "./corpus.js";
-export {
-  parseEpiRec,
-  loadEpiRec,
-  EPIREC_PROBE_TYPES,
-  EPIREC_INTENSITY_BANDS,
-  EPIREC_VALENCES,
-  EPIREC_SHAPE,
-} from "./epirec.js";
-export {
-  loadCsvCorpus,
-  parseCsvCorpus,
-  EPISODE_COLUMNS,
-  PROBE_COLUMNS,
-  type CsvCorpusOptions,
-  type CsvCorpusInput,
-} from "./csv.js";
+export { corpusCounts, type EpisodicProbe, type EpisodicEpisode, type EpisodicPersona, type EpisodicCorpus } from "./corpus.js";
+export { parseEpiRec, loadEpiRec, EPIREC_PROBE_TYPES, EPIREC_INTENSITY_BANDS, EPIREC_VALENCES, EPIREC_SHAPE } from "./epirec.js";
+export { loadCsvCorpus, parseCsvCorpus, EPISODE_COLUMNS, PROBE_COLUMNS, type CsvCorpusOptions, type CsvCorpusInput } from "./csv.js";
 export { parseEmoBank, loadEmoBank, EMOBANK_SPLITS, EMOBANK_COLUMNS, type EmoBankSentence, type EmoBankDataset } from "./emobank.js";
 export { DECLARED_MODELS, declaredModel, modelLabel, pinnedModel } from "./model/pinned-model.js";
 /** The declared embedding models, one file each (issue 21). */

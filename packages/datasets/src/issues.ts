@@ -16,12 +16,7 @@ export function formatJsonPath(path: JsonPath): string {
 }
 
 /** Validate `value` with a zod schema; on failure append one issue per zod problem, prefixed by `prefix`. */
-export function checkWith<T>(
-  schema: z.ZodType<T>,
-  value: unknown,
-  prefix: JsonPath,
-  issues: DataIssue[],
-): T | undefined {
+export function checkWith<T>(schema: z.ZodType<T>, value: unknown, prefix: JsonPath, issues: DataIssue[]): T | undefined {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   for (const issue of r.error.issues) {

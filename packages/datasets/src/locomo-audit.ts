@@ -7,7 +7,14 @@ import { LOCOMO_AUDIT } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
 
 /** The audit's error types (dial481/locomo-audit `errors.json`, field `error_type`). */
-export const LOCOMO_AUDIT_ERROR_TYPES = ["WRONG_CITATION", "HALLUCINATION", "TEMPORAL_ERROR", "ATTRIBUTION_ERROR", "AMBIGUOUS", "INCOMPLETE"] as const;
+export const LOCOMO_AUDIT_ERROR_TYPES = [
+  "WRONG_CITATION",
+  "HALLUCINATION",
+  "TEMPORAL_ERROR",
+  "ATTRIBUTION_ERROR",
+  "AMBIGUOUS",
+  "INCOMPLETE",
+] as const;
 /** One audit error type. */
 export type LocomoAuditErrorType = (typeof LOCOMO_AUDIT_ERROR_TYPES)[number];
 
@@ -43,7 +50,9 @@ export interface LocomoAudit {
 const QUESTION_ID = /^locomo_(0|[1-9]\d*)_qa(0|[1-9]\d*)$/;
 
 const entrySchema = z.object({
-  question_id: z.string().regex(QUESTION_ID, "question_id must look like locomo_<conversation>_qa<i> (0-based, no leading zeros), e.g. locomo_0_qa1"),
+  question_id: z
+    .string()
+    .regex(QUESTION_ID, "question_id must look like locomo_<conversation>_qa<i> (0-based, no leading zeros), e.g. locomo_0_qa1"),
   question: z.string().min(1, "question must be a non-empty string"),
   golden_answer: z.string(),
   category: z.number().int().min(1, "category must be 1–5").max(5, "category must be 1–5"),
@@ -81,16 +90,25 @@ export function parseLocomoAudit(json: unknown, locomo: LocomoDataset, sha256 = 
     const qaIndex = Number(m[2]);
     const conv = locomo.conversations[conversation];
     if (!conv) {
-      return void issues.push({ where: `${at}.question_id`, message: `unknown question: LoCoMo has ${locomo.conversations.length} conversations (0-based), not ${conversation}` });
+      return void issues.push({
+        where: `${at}.question_id`,
+        message: `unknown question: LoCoMo has ${locomo.conversations.length} conversations (0-based), not ${conversation}`,
+      });
     }
     const qa = conv.qa[qaIndex];
     if (!qa) {
-      return void issues.push({ where: `${at}.question_id`, message: `unknown question: conversation ${conversation} (${conv.sampleId}) has ${conv.qa.length} questions (0-based), not ${qaIndex}` });
+      return void issues.push({
+        where: `${at}.question_id`,
+        message: `unknown question: conversation ${conversation} (${conv.sampleId}) has ${conv.qa.length} questions (0-based), not ${qaIndex}`,
+      });
     }
     let ok = true;
     if (qa.question !== e.question) {
       ok = false;
-      issues.push({ where: `${at}.question`, message: `${JSON.stringify(e.question)} does not match LoCoMo's ${JSON.stringify(qa.question)} — the audit and the dataset disagree on which question this is` });
+      issues.push({
+        where: `${at}.question`,
+        message: `${JSON.stringify(e.question)} does not match LoCoMo's ${JSON.stringify(qa.question)} — the audit and the dataset disagree on which question this is`,
+      });
     }
     if (qa.category !== e.category) {
       ok = false;
@@ -98,7 +116,10 @@ export function parseLocomoAudit(json: unknown, locomo: LocomoDataset, sha256 = 
     }
     if (!same(qa.evidence, e.cited_evidence)) {
       ok = false;
-      issues.push({ where: `${at}.cited_evidence`, message: `${JSON.stringify(e.cited_evidence)} does not match LoCoMo's evidence ${JSON.stringify(qa.evidence)}` });
+      issues.push({
+        where: `${at}.cited_evidence`,
+        message: `${JSON.stringify(e.cited_evidence)} does not match LoCoMo's evidence ${JSON.stringify(qa.evidence)}`,
+      });
     }
     if (!ok) return;
     entries.push({

@@ -104,9 +104,7 @@ const SESSION_KEY = /^session_(\d+)$/;
 export function parseLocomo(json: unknown, sha256 = "", path = "<in-memory>"): LocomoDataset {
   const issues: DataIssue[] = [];
   if (!Array.isArray(json)) {
-    throw new DatasetFormatError(`LoCoMo (${path})`, [
-      { where: "(root)", message: "expected an array of conversations" },
-    ]);
+    throw new DatasetFormatError(`LoCoMo (${path})`, [{ where: "(root)", message: "expected an array of conversations" }]);
   }
   const conversations: LocomoConversation[] = [];
   const sampleIds = new Map<string, number>();

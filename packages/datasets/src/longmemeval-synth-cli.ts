@@ -8,7 +8,14 @@ export async function synthCommand(argv: string[], usage: string): Promise<numbe
   try {
     values = parseArgs({
       args: argv,
-      options: { out: { type: "string" }, seed: { type: "string" }, questions: { type: "string" }, sessions: { type: "string" }, turns: { type: "string" }, words: { type: "string" } },
+      options: {
+        out: { type: "string" },
+        seed: { type: "string" },
+        questions: { type: "string" },
+        sessions: { type: "string" },
+        turns: { type: "string" },
+        words: { type: "string" },
+      },
       strict: true,
     }).values;
   } catch (e) {

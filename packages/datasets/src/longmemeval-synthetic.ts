@@ -96,7 +96,10 @@ export function generateLongMemEval(opts: SyntheticLongMemEvalOptions = {}): Syn
   // Filler turns mention a subject or a place now and then, so lexical matches are not all evidence.
   const distractor = (): string[] => (rng() < 0.35 ? [rng() < 0.5 ? pick(SUBJECTS) : pick(PLACES)] : []);
   const session = (turns: number): SyntheticTurn[] =>
-    Array.from({ length: turns }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: sentence(around(meanWords), distractor()) }));
+    Array.from({ length: turns }, (_, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: sentence(around(meanWords), distractor()),
+    }));
 
   // A shared pool of filler sessions, as LongMemEval_S draws its haystacks from a shared pool (ShareGPT, UltraChat).
   const pool = Array.from({ length: Math.max(4, Math.round(meanSessions * 3)) }, (_, i) => ({
@@ -124,7 +127,11 @@ export function generateLongMemEval(opts: SyntheticLongMemEvalOptions = {}): Syn
       const userIdx = turns.flatMap((t, i) => (t.role === "user" ? [i] : []));
       const asstIdx = turns.flatMap((t, i) => (t.role === "assistant" ? [i] : []));
       const at = evidenceOnlyInAssistant && asstIdx.length > 0 ? pick(asstIdx) : pick(userIdx);
-      turns[at] = { role: turns[at]!.role, content: sentence(around(meanWords), rng() < 0.4 ? [place] : rng() < 0.5 ? [subject] : [subject, `${place}.`]), has_answer: true };
+      turns[at] = {
+        role: turns[at]!.role,
+        content: sentence(around(meanWords), rng() < 0.4 ? [place] : rng() < 0.5 ? [subject] : [subject, `${place}.`]),
+        has_answer: true,
+      };
       // Sometimes a second evidence turn in the same session (a user turn even when the first is the assistant's, once in a while).
       if (rng() < 0.3 && !evidenceOnlyInAssistant && userIdx.length > 1) {
         const j = pick(userIdx.filter((i) => i !== at));
@@ -158,7 +165,10 @@ export function generateLongMemEval(opts: SyntheticLongMemEvalOptions = {}): Syn
     out.push({
       question_id: qid,
       question_type: type,
-      question: `${abstention ? "What did I say about my tuba" : `What did I say about my ${subject}`} in ${place}?`.replace(" in ", rng() < 0.2 ? "  in " : " in "),
+      question: `${abstention ? "What did I say about my tuba" : `What did I say about my ${subject}`} in ${place}?`.replace(
+        " in ",
+        rng() < 0.2 ? "  in " : " in ",
+      ),
       answer: q % 9 === 3 ? int(2, 40) : `${abstention ? "You did not mention a tuba" : `Your ${subject} in ${place}`}`,
       question_date: formatLongMemEvalDate(questionDate),
       haystack_session_ids: haystack.map((s) => s.id),

@@ -74,7 +74,10 @@ export interface LongMemEvalDataset {
 const DATE_RE = /^(\d{4})\/(\d{2})\/(\d{2}) \((Sun|Mon|Tue|Wed|Thu|Fri|Sat)\) (\d{2}):(\d{2})$/;
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
-/** Parse a LongMemEval date such as `2023/05/20 (Sat) 02:21` as UTC; undefined when malformed or impossible. Reports the weekday check separately. */
+/**
+ * Parse a LongMemEval date such as `2023/05/20 (Sat) 02:21` as UTC; undefined when malformed or impossible. Reports the weekday check
+ * separately.
+ */
 export function parseLongMemEvalDate(text: string): { ms: number; weekdayMatches: boolean } | undefined {
   const m = DATE_RE.exec(text);
   if (!m) return undefined;
@@ -124,7 +127,8 @@ function arrayElements(bytes: Uint8Array, subject: string): [number, number][] {
         }
       } else if (c === 0x2c && depth === 0) break;
     }
-    if (depth !== 0 || inString || i > n) fail(`truncated: question ${out.length} (from byte ${start}) is not complete at the end of the file (byte ${n})`);
+    if (depth !== 0 || inString || i > n)
+      fail(`truncated: question ${out.length} (from byte ${start}) is not complete at the end of the file (byte ${n})`);
     out.push([start, i]);
     while (i < n && ws(bytes[i]!)) i++;
     if (i >= n) fail(`truncated: the array is not closed (after ${out.length} complete questions, at byte ${n})`);
@@ -144,7 +148,13 @@ function arrayElements(bytes: Uint8Array, subject: string): [number, number][] {
 }
 
 /** Validate one parsed question; pushes issues located as `question <id>.field`. */
-function readQuestion(raw: unknown, index: number, issues: DataIssue[], intern: (s: string) => string, quirks: LongMemEvalQuirks): LongMemEvalQuestion | undefined {
+function readQuestion(
+  raw: unknown,
+  index: number,
+  issues: DataIssue[],
+  intern: (s: string) => string,
+  quirks: LongMemEvalQuirks,
+): LongMemEvalQuestion | undefined {
   const before = issues.length;
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     issues.push({ where: `[${index}]`, message: "a question must be a JSON object" });
@@ -162,7 +172,8 @@ function readQuestion(raw: unknown, index: number, issues: DataIssue[], intern: 
   };
   const questionType = str("question_type");
   const question = str("question");
-  const answer = typeof r.answer === "string" || typeof r.answer === "number" ? String(r.answer) : (bad("answer", "must be a string or a number"), "");
+  const answer =
+    typeof r.answer === "string" || typeof r.answer === "number" ? String(r.answer) : (bad("answer", "must be a string or a number"), "");
   const questionDate = str("question_date");
   let weekdayMismatch = false;
   const date = (field: string, text: string): number => {
@@ -180,7 +191,7 @@ function readQuestion(raw: unknown, index: number, issues: DataIssue[], intern: 
   const sessionsRaw = r.haystack_sessions;
   const answerIds = r.answer_session_ids;
   const strArray = (field: string, v: unknown): string[] => {
-    if (!Array.isArray(v)) return bad(field, "must be an array"), [];
+    if (!Array.isArray(v)) return (bad(field, "must be an array"), []);
     v.forEach((x, i) => typeof x !== "string" && bad(`${field}[${i}]`, "must be a string"));
     return v.filter((x): x is string => typeof x === "string");
   };
@@ -189,8 +200,16 @@ function readQuestion(raw: unknown, index: number, issues: DataIssue[], intern: 
   const aids = strArray("answer_session_ids", answerIds);
   if (!Array.isArray(sessionsRaw)) bad("haystack_sessions", "must be an array of sessions");
   const sraw = Array.isArray(sessionsRaw) ? sessionsRaw : [];
-  if (Array.isArray(ids) && Array.isArray(dates) && Array.isArray(sessionsRaw) && (ids.length !== sraw.length || dates.length !== sraw.length)) {
-    bad("haystack_sessions", `haystack_session_ids (${ids.length}), haystack_dates (${dates.length}) and haystack_sessions (${sraw.length}) must have the same length`);
+  if (
+    Array.isArray(ids) &&
+    Array.isArray(dates) &&
+    Array.isArray(sessionsRaw) &&
+    (ids.length !== sraw.length || dates.length !== sraw.length)
+  ) {
+    bad(
+      "haystack_sessions",
+      `haystack_session_ids (${ids.length}), haystack_dates (${dates.length}) and haystack_sessions (${sraw.length}) must have the same length`,
+    );
   }
   const sessions: LongMemEvalSession[] = [];
   sraw.forEach((s, si) => {
@@ -201,16 +220,32 @@ function readQuestion(raw: unknown, index: number, issues: DataIssue[], intern: 
       const tf = `${f}[${ti}]`;
       if (typeof t !== "object" || t === null) return bad(tf, "must be an object with role and content");
       const tt = t as Record<string, unknown>;
-      if (tt.role !== "user" && tt.role !== "assistant") return bad(`${tf}.role`, `must be "user" or "assistant", got ${JSON.stringify(tt.role)}`);
+      if (tt.role !== "user" && tt.role !== "assistant")
+        return bad(`${tf}.role`, `must be "user" or "assistant", got ${JSON.stringify(tt.role)}`);
       if (typeof tt.content !== "string") return bad(`${tf}.content`, "must be a string");
-      if (tt.has_answer !== undefined && typeof tt.has_answer !== "boolean") return bad(`${tf}.has_answer`, "must be true or false when present");
-      turns.push(tt.has_answer === undefined ? { role: tt.role, content: intern(tt.content) } : { role: tt.role, content: intern(tt.content), hasAnswer: tt.has_answer });
+      if (tt.has_answer !== undefined && typeof tt.has_answer !== "boolean")
+        return bad(`${tf}.has_answer`, "must be true or false when present");
+      turns.push(
+        tt.has_answer === undefined
+          ? { role: tt.role, content: intern(tt.content) }
+          : { role: tt.role, content: intern(tt.content), hasAnswer: tt.has_answer },
+      );
     });
     const dateText = sdates[si] ?? "";
     sessions.push({ id: sid[si] ?? "", date: dateText, timestampMs: dateText ? date(`haystack_dates[${si}]`, dateText) : 0, turns });
   });
   if (issues.length > before) return undefined;
-  const q: LongMemEvalQuestion = { questionId: qid!, questionType, question, answer, questionDate, questionTimeMs, sessions, answerSessionIds: aids, abstention: qid!.includes("_abs") };
+  const q: LongMemEvalQuestion = {
+    questionId: qid!,
+    questionType,
+    question,
+    answer,
+    questionDate,
+    questionTimeMs,
+    sessions,
+    answerSessionIds: aids,
+    abstention: qid!.includes("_abs"),
+  };
   // Quirks, counted per question.
   if (new Set(sid).size !== sid.length) quirks.repeated_session_id++;
   if (sessions.some((s, i) => i > 0 && s.timestampMs < sessions[i - 1]!.timestampMs)) quirks.dates_out_of_order++;
@@ -218,13 +253,19 @@ function readQuestion(raw: unknown, index: number, issues: DataIssue[], intern: 
   if (evidence.length === 0) quirks.no_evidence_turn++;
   else if (evidence.every((t) => t.role === "assistant")) quirks.evidence_only_in_assistant++;
   if (q.abstention) quirks.abstention++;
-  if (sessions.some((s) => s.id.includes("answer") && s.turns.some((t) => t.role === "user" && t.hasAnswer === undefined))) quirks.answer_session_turn_without_has_answer++;
+  if (sessions.some((s) => s.id.includes("answer") && s.turns.some((t) => t.role === "user" && t.hasAnswer === undefined)))
+    quirks.answer_session_turn_without_has_answer++;
   if (weekdayMismatch) quirks.weekday_mismatch++;
   return q;
 }
 
 /** Parse the bytes of a LongMemEval-format file; every problem is reported with its question id and field, nothing partial is returned. */
-export function parseLongMemEval(bytes: Uint8Array, sha256: string, path: string, subject = `LongMemEval file (${path})`): LongMemEvalDataset {
+export function parseLongMemEval(
+  bytes: Uint8Array,
+  sha256: string,
+  path: string,
+  subject = `LongMemEval file (${path})`,
+): LongMemEvalDataset {
   const ranges = arrayElements(bytes, subject);
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const issues: DataIssue[] = [];
@@ -257,7 +298,8 @@ export function parseLongMemEval(bytes: Uint8Array, sha256: string, path: string
     const q = readQuestion(raw, index, issues, intern, quirks);
     if (!q) return;
     const prev = seenIds.get(q.questionId);
-    if (prev !== undefined) issues.push({ where: `question ${q.questionId} (element ${index}).question_id`, message: `repeats the id of element ${prev}` });
+    if (prev !== undefined)
+      issues.push({ where: `question ${q.questionId} (element ${index}).question_id`, message: `repeats the id of element ${prev}` });
     else seenIds.set(q.questionId, index);
     questions.push(q);
   });
@@ -286,23 +328,35 @@ export interface LongMemEvalLoadOptions extends ResolveOptions {
   pinned?: PinnedDataset;
 }
 
-/** Load LongMemEval: `data` when given (read, hashed, validated), else the pinned file (resolved and sha256-verified like every dataset). */
-export async function loadLongMemEval(opts: LongMemEvalLoadOptions = {}): Promise<LongMemEvalDataset & { provenance: LongMemEvalProvenance }> {
+/**
+ * Load LongMemEval: `data` when given (read, hashed, validated), else the pinned file (resolved and sha256-verified like every dataset).
+ */
+export async function loadLongMemEval(
+  opts: LongMemEvalLoadOptions = {},
+): Promise<LongMemEvalDataset & { provenance: LongMemEvalProvenance }> {
   if (opts.data !== undefined) {
     const abs = resolvePath(opts.data);
     let bytes: Buffer;
     try {
       bytes = await readFile(abs);
     } catch (e) {
-      throw new DatasetUnavailableError(`LongMemEval file ${abs} (from --data) cannot be read: ${(e as Error).message}. Give the path of a LongMemEval-format JSON file.`);
+      throw new DatasetUnavailableError(
+        `LongMemEval file ${abs} (from --data) cannot be read: ${(e as Error).message}. Give the path of a LongMemEval-format JSON file.`,
+      );
     }
     const sha = sha256Hex(bytes);
     const ds = parseLongMemEval(bytes, sha, abs);
-    return { ...ds, provenance: { dataset: "file", file: opts.data, sha256: sha, bytes: bytes.length, source: "data-file", pinned: false } };
+    return {
+      ...ds,
+      provenance: { dataset: "file", file: opts.data, sha256: sha, bytes: bytes.length, source: "data-file", pinned: false },
+    };
   }
   const pinned = opts.pinned ?? LONGMEMEVAL_S;
   const { data: _d, pinned: _p, ...resolveOpts } = opts;
   const f = await resolveDataset(pinned, resolveOpts);
   const ds = parseLongMemEval(f.bytes, f.sha256, f.path, datasetLabel(pinned));
-  return { ...ds, provenance: { dataset: pinned.name, file: pinned.fileName, sha256: f.sha256, bytes: f.bytes.length, source: f.source, pinned: true } };
+  return {
+    ...ds,
+    provenance: { dataset: pinned.name, file: pinned.fileName, sha256: f.sha256, bytes: f.bytes.length, source: f.source, pinned: true },
+  };
 }

@@ -18,7 +18,10 @@ export interface PinnedDataset {
   size?: number;
 }
 
-/** LoCoMo (Maharana et al., ACL 2024), 10 long conversations with QA; CC BY-NC 4.0, downloaded on demand and never redistributed (docs/spec.md §7 Exp. 5, §8). */
+/**
+ * LoCoMo (Maharana et al., ACL 2024), 10 long conversations with QA; CC BY-NC 4.0, downloaded on demand and never redistributed
+ * (docs/spec.md §7 Exp. 5, §8).
+ */
 export const LOCOMO: PinnedDataset = Object.freeze({
   name: "locomo",
   fileName: "locomo10.json",
@@ -26,7 +29,8 @@ export const LOCOMO: PinnedDataset = Object.freeze({
   sha256: "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4",
   license: "CC BY-NC 4.0",
   citation:
-    "Maharana, A., Lee, D.-H., Tulyakov, S., Bansal, M., Barbieri, F., Fang, Y. (2024). Evaluating Very Long-Term Conversational Memory of LLM Agents. ACL 2024.",
+    "Maharana, A., Lee, D.-H., Tulyakov, S., Bansal, M., Barbieri, F., Fang, Y. (2024). Evaluating Very Long-Term Conversational " +
+    "Memory of LLM Agents. ACL 2024.",
   envPathVar: "PERSODE_LOCOMO_PATH",
 });
 
@@ -38,7 +42,8 @@ export const EPIREC: PinnedDataset = Object.freeze({
   sha256: "1bf40ccdfa74f822bfc054ace51091a4d4de3eacc2e1425302a83bceca7d4757",
   license: "CC BY 4.0",
   citation:
-    "Jin (2026). EpiRec v1.0 — Episodic Recall: A Benchmark for Emotional Resurfacing and Factual Lookup in Memory-Augmented Agents. https://github.com/sukoji/epirec",
+    "Jin (2026). EpiRec v1.0 — Episodic Recall: A Benchmark for Emotional Resurfacing and Factual Lookup in Memory-Augmented Agents. " +
+    "https://github.com/sukoji/epirec",
   envPathVar: "PERSODE_EPIREC_PATH",
 });
 
@@ -58,7 +63,10 @@ export const LOCOMO_AUDIT: PinnedDataset = Object.freeze({
   envPathVar: "PERSODE_LOCOMO_AUDIT_PATH",
 });
 
-/** EmoBank (Buechel & Hahn, EACL 2017), 10,062 sentences with valence, arousal, dominance on 1–5 and a train/dev/test split; CC BY-SA 4.0 (Exp. 7). */
+/**
+ * EmoBank (Buechel & Hahn, EACL 2017), 10,062 sentences with valence, arousal, dominance on 1–5 and a train/dev/test split; CC BY-SA 4.0
+ * (Exp. 7).
+ */
 export const EMOBANK: PinnedDataset = Object.freeze({
   name: "emobank",
   fileName: "emobank.csv",
@@ -66,7 +74,8 @@ export const EMOBANK: PinnedDataset = Object.freeze({
   sha256: "1ade4a4a453e880c0f39d0536d2b355e8a716e0cf88236c64cdb4d438cf9605b",
   license: "CC BY-SA 4.0",
   citation:
-    "Buechel, S., Hahn, U. (2017). EmoBank: Studying the Impact of Annotation Perspective and Representation Format on Dimensional Emotion Analysis. EACL 2017.",
+    "Buechel, S., Hahn, U. (2017). EmoBank: Studying the Impact of Annotation Perspective and Representation Format on Dimensional " +
+    "Emotion Analysis. EACL 2017.",
   envPathVar: "PERSODE_EMOBANK_PATH",
 });
 
@@ -74,7 +83,10 @@ const LONGMEMEVAL_CITATION =
   "Wu, D., Wang, H., Yu, W., Zhang, Y., Chang, K.-W., Yu, D. (2025). LongMemEval: Benchmarking Chat Assistants on Long-Term Interactive Memory. ICLR 2025.";
 const LONGMEMEVAL_HUB = "https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned/resolve/98d7416c24c778c2fee6e6f3006e7a073259d48f";
 
-/** LongMemEval_S (cleaned), 500 questions over ≈ 115k-token haystacks; MIT; hub dataset xiaowu0162/longmemeval-cleaned at a pinned revision (Exp. 8). */
+/**
+ * LongMemEval_S (cleaned), 500 questions over ≈ 115k-token haystacks; MIT; hub dataset xiaowu0162/longmemeval-cleaned at a pinned revision
+ * (Exp. 8).
+ */
 export const LONGMEMEVAL_S: PinnedDataset = Object.freeze({
   name: "longmemeval-s",
   fileName: "longmemeval_s_cleaned.json",
@@ -98,7 +110,10 @@ export const LONGMEMEVAL_ORACLE: PinnedDataset = Object.freeze({
   envPathVar: "PERSODE_LONGMEMEVAL_ORACLE_PATH",
 });
 
-/** The LongMemEval files: pinned like the others but not needed by `pnpm bench all` (the hub is often unreachable; Exp. 8 runs on `--data FILE` too). */
+/**
+ * The LongMemEval files: pinned like the others but not needed by `pnpm bench all` (the hub is often unreachable; Exp. 8 runs on `--data
+ * FILE` too).
+ */
 export const LONGMEMEVAL_DATASETS: readonly PinnedDataset[] = Object.freeze([LONGMEMEVAL_S, LONGMEMEVAL_ORACLE]);
 
 /** Every pinned dataset, in the order `data fetch` resolves them (a mirror folder holds them all by `fileName`). */

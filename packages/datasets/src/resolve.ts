@@ -120,7 +120,9 @@ export async function resolveDataset(ds: PinnedDataset, opts: ResolveOptions = {
   if (cached) {
     const sha = sha256Hex(cached);
     if (sha === ds.sha256) return { path: cachePath, sha256: sha, source: "cache", bytes: cached, cachePath };
-    looked.push(`cache: ${cachePath} has sha256 ${sha}, not the pinned one${sizeNote(ds, cached)} (ignored; a verified copy will replace it)`);
+    looked.push(
+      `cache: ${cachePath} has sha256 ${sha}, not the pinned one${sizeNote(ds, cached)} (ignored; a verified copy will replace it)`,
+    );
   } else {
     looked.push(`cache: ${cachePath} not found (PERSODE_DATA_DIR sets the cache directory)`);
   }

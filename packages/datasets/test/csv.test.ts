@@ -3,14 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  DatasetError,
-  DatasetFormatError,
-  corpusCounts,
-  loadCsvCorpus,
-  loadEpiRec,
-  type EpisodicCorpus,
-} from "../src/index.js";
+import { DatasetError, DatasetFormatError, corpusCounts, loadCsvCorpus, loadEpiRec, type EpisodicCorpus } from "../src/index.js";
 import { cleanup, pinnedDataOptions, tempDir } from "./helpers.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/journal/", import.meta.url));
@@ -90,9 +83,9 @@ describe("the example journal corpus", () => {
     expect(c.name).toBe("my journal");
     expect(c.referenceNow).toBe("2025-07-01T00:00:00+02:00");
     expect(c.referenceNowMs).toBe(Date.UTC(2025, 5, 30, 22));
-    await expect(
-      loadCsvCorpus(join(EXAMPLE, "episodes.csv"), join(EXAMPLE, "probes.csv"), { now: "next week" }),
-    ).rejects.toThrow(/option now="next week" is not an ISO-8601/);
+    await expect(loadCsvCorpus(join(EXAMPLE, "episodes.csv"), join(EXAMPLE, "probes.csv"), { now: "next week" })).rejects.toThrow(
+      /option now="next week" is not an ISO-8601/,
+    );
   });
 });
 
@@ -100,9 +93,7 @@ describe("CSV corpus rules", () => {
   it("keeps episode-file order, groups probes under their episodes in probe-file order, and treats no zone as UTC", async () => {
     const [e, p] = await files(
       [EP_HEADER, "b,b1,2025-01-05T08:00:00,b one,high,positive,joy", FOUR.split("\n").slice(1).join("\n")].join("\n"),
-      [PR_HEADER, "a,q3,a2,factual,x?", "b,q1,b1,reflective_implicit,y", "a,q2,a1,custom label,z", "a,q4,a2,factual,w?"].join(
-        "\n",
-      ),
+      [PR_HEADER, "a,q3,a2,factual,x?", "b,q1,b1,reflective_implicit,y", "a,q2,a1,custom label,z", "a,q4,a2,factual,w?"].join("\n"),
     );
     const c = await loadCsvCorpus(e, p);
     expect(c.personas.map((x) => x.id)).toEqual(["b", "a"]);
@@ -117,7 +108,14 @@ describe("CSV corpus rules", () => {
 
   it("warns (without failing) about a persona with 3 or fewer episodes and about unknown columns", async () => {
     const [e, p] = await files(
-      [`${EP_HEADER},notes`, FOUR.split("\n").slice(1).map((l) => `${l},n`).join("\n"), "s,s1,2025-01-01,short,,,,"].join("\n"),
+      [
+        `${EP_HEADER},notes`,
+        FOUR.split("\n")
+          .slice(1)
+          .map((l) => `${l},n`)
+          .join("\n"),
+        "s,s1,2025-01-01,short,,,,",
+      ].join("\n"),
       [PR_HEADER, "s,p1,s1,factual,q"].join("\n"),
     );
     const c = await loadCsvCorpus(e, p);
@@ -213,7 +211,10 @@ describe("CSV errors name the file and line", () => {
   });
 
   it("malformed CSV and missing files", async () => {
-    const issues = await csvIssues([EP_HEADER, "a,a1,2025-01-01,x,,,", 'a,a2,2025-01-02,"unclosed,,,'].join("\n"), `${PR_HEADER}\na,a1-f,a1,factual,x`);
+    const issues = await csvIssues(
+      [EP_HEADER, "a,a1,2025-01-01,x,,,", 'a,a2,2025-01-02,"unclosed,,,'].join("\n"),
+      `${PR_HEADER}\na,a1-f,a1,factual,x`,
+    );
     expect(issues).toHaveLength(1);
     expect(issues[0]!.where).toMatch(/^episodes\.csv:\d+$/);
     expect(issues[0]!.message).toMatch(/not valid CSV: .*Quote Not Closed/);

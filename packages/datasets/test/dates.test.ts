@@ -11,7 +11,14 @@ describe("LoCoMo session times (UTC)", () => {
     expect(parseLocomoDateTime("12:05 pm on 1 January, 2024")).toBe(Date.UTC(2024, 0, 1, 12, 5));
   });
   it("rejects impossible or malformed times", () => {
-    for (const bad of ["13:00 pm on 1 May, 2023", "1:60 pm on 1 May, 2023", "1:00 pm on 31 April, 2023", "1:00 pm on 1 Mai, 2023", "2023-05-01", ""]) {
+    for (const bad of [
+      "13:00 pm on 1 May, 2023",
+      "1:60 pm on 1 May, 2023",
+      "1:00 pm on 31 April, 2023",
+      "1:00 pm on 1 Mai, 2023",
+      "2023-05-01",
+      "",
+    ]) {
       expect(parseLocomoDateTime(bad), bad).toBeUndefined();
     }
   });

@@ -21,7 +21,9 @@ describe("dataset declarations", () => {
 
   it("name each source by its pinned commit or hub revision", () => {
     expect(sourceLabel(findDataset("locomo")!.sources[0]!)).toBe("`snap-research/LoCoMo@3eb6f2c` `data/locomo10.json`");
-    expect(sourceLabel(findDataset("longmemeval-s")!.sources[0]!)).toBe("hub `xiaowu0162/longmemeval-cleaned@98d7416` `longmemeval_s_cleaned.json`");
+    expect(sourceLabel(findDataset("longmemeval-s")!.sources[0]!)).toBe(
+      "hub `xiaowu0162/longmemeval-cleaned@98d7416` `longmemeval_s_cleaned.json`",
+    );
   });
 
   it("the provenance table in packages/datasets/README.md is the one the registry derives", () => {

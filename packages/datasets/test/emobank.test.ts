@@ -16,7 +16,9 @@ function formatError(csv: string): DatasetFormatError {
 
 describe("EmoBank (pinned file)", () => {
   it("pins the JULIELab commit and CC BY-SA 4.0", () => {
-    expect(EMOBANK.url).toBe("https://raw.githubusercontent.com/JULIELab/EmoBank/248ce2a43e165a66d31aeaed83cff9641d6654e0/corpus/emobank.csv");
+    expect(EMOBANK.url).toBe(
+      "https://raw.githubusercontent.com/JULIELab/EmoBank/248ce2a43e165a66d31aeaed83cff9641d6654e0/corpus/emobank.csv",
+    );
     expect(EMOBANK.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(EMOBANK.license).toBe("CC BY-SA 4.0");
     expect(Object.isFrozen(EMOBANK)).toBe(true);
@@ -32,7 +34,14 @@ describe("EmoBank (pinned file)", () => {
     expect([count("train"), count("dev"), count("test")]).toEqual([8062, 1000, 1000]);
     for (const s of d.sentences) for (const v of [s.valence, s.arousal, s.dominance]) expect(v >= 1 && v <= 5).toBe(true);
     // The first data row, with its CSV-escaped quote.
-    expect(d.sentences[0]).toEqual({ id: "110CYL068_1036_1079", split: "train", valence: 3, arousal: 3, dominance: 3.2, text: 'Remember what she said in my last letter? "' });
+    expect(d.sentences[0]).toEqual({
+      id: "110CYL068_1036_1079",
+      split: "train",
+      valence: 3,
+      arousal: 3,
+      dominance: 3.2,
+      text: 'Remember what she said in my last letter? "',
+    });
   });
 });
 
@@ -47,7 +56,13 @@ describe("parseEmoBank errors", () => {
   });
   it("names the line and field of every bad row", () => {
     const e = formatError(header + "a,train,3,3,3,ok\nb,validation,3,3,3,x\nc,dev,6,3,3,y\nd,dev,3,abc,3,z\na,test,3,3,3,dup\ne,dev,3\n");
-    expect(e.issues.map((i) => i.where)).toEqual(["emobank.csv:3 (split)", "emobank.csv:4 (V)", "emobank.csv:5 (A)", "emobank.csv:6", "emobank.csv:7"]);
+    expect(e.issues.map((i) => i.where)).toEqual([
+      "emobank.csv:3 (split)",
+      "emobank.csv:4 (V)",
+      "emobank.csv:5 (A)",
+      "emobank.csv:6",
+      "emobank.csv:7",
+    ]);
     expect(e.message).toContain('unknown split "validation"; expected one of train, dev, test');
     expect(e.message).toContain("V (valence) must be on the 1–5 scale");
     expect(e.message).toContain('duplicate id "a"');

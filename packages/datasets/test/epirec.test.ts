@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  DatasetFormatError,
-  EPIREC,
-  EPIREC_PROBE_TYPES,
-  corpusCounts,
-  loadEpiRec,
-  parseEpiRec,
-  resolveDataset,
-} from "../src/index.js";
+import { DatasetFormatError, EPIREC, EPIREC_PROBE_TYPES, corpusCounts, loadEpiRec, parseEpiRec, resolveDataset } from "../src/index.js";
 import { pinnedDataOptions } from "./helpers.js";
 
 /** A fresh deep copy of the pinned EpiRec JSON, for mutation tests. */
@@ -39,7 +31,14 @@ describe("loadEpiRec (pinned file)", () => {
     expect(p.id).toBe("p01");
     expect(p.name).toBe("Mina");
     const e = p.episodes[0]!;
-    expect(e).toMatchObject({ id: "p01e01", session: 1, dateTime: "2025-03-02T19:30:00+00:00", intensityBand: "low", valence: "neutral", emotion: "calm" });
+    expect(e).toMatchObject({
+      id: "p01e01",
+      session: 1,
+      dateTime: "2025-03-02T19:30:00+00:00",
+      intensityBand: "low",
+      valence: "neutral",
+      emotion: "calm",
+    });
     expect(e.timestampMs).toBe(Date.UTC(2025, 2, 2, 19, 30));
     expect(e.probes.map((q) => q.type)).toEqual([...EPIREC_PROBE_TYPES]);
     expect(e.probes[0]!.id).toBe("p01e01-f");
@@ -93,7 +92,9 @@ describe("parseEpiRec validation", () => {
     j.personas[6].episodes[0].text = "";
     j.reference_now = "soon";
     j.version = "1.1";
-    const where = formatError(j).issues.map((i) => i.where).sort();
+    const where = formatError(j)
+      .issues.map((i) => i.where)
+      .sort();
     expect(where).toEqual(
       [
         "personas[0].episodes[2].date_time",

@@ -83,7 +83,11 @@ export function pinnedDataOptions(): ResolveOptions {
  * A declaration of the generated tiny BERT (`tinyBertFiles()` of @persode/core/testing) pinning `files`, for
  * provisioning tests; `extra` adds sources (bundled folder, hub, Maven).
  */
-export function tinyBertPin(files: ReadonlyMap<string, Uint8Array>, paths: readonly string[], extra: Partial<PinnedModel> = {}): PinnedModel {
+export function tinyBertPin(
+  files: ReadonlyMap<string, Uint8Array>,
+  paths: readonly string[],
+  extra: Partial<PinnedModel> = {},
+): PinnedModel {
   const id = "persode/tiny-bert";
   const bytes = (p: string) => Buffer.from(files.get(p)!);
   return {

@@ -69,10 +69,23 @@ afterEach(async () => {
 
 describe("parseLocomoAudit", () => {
   it("maps a valid entry onto its LoCoMo question (0-based conversation and qa index)", () => {
-    const a = parseLocomoAudit([entry(1, 0), entry(0, 1, { correct_evidence: [], error_type: "TEMPORAL_ERROR" })], LOCOMO_SMALL, "abc", "/x.json");
+    const a = parseLocomoAudit(
+      [entry(1, 0), entry(0, 1, { correct_evidence: [], error_type: "TEMPORAL_ERROR" })],
+      LOCOMO_SMALL,
+      "abc",
+      "/x.json",
+    );
     expect(a.sha256).toBe("abc");
     expect(a.entries).toHaveLength(2);
-    expect(a.entries[0]).toMatchObject({ questionId: "locomo_1_qa0", conversation: 1, qaIndex: 0, question: "When did Ana say hi (1)?", category: 2, citedEvidence: ["D1:1"], correctEvidence: ["D1:2"] });
+    expect(a.entries[0]).toMatchObject({
+      questionId: "locomo_1_qa0",
+      conversation: 1,
+      qaIndex: 0,
+      question: "When did Ana say hi (1)?",
+      category: 2,
+      citedEvidence: ["D1:1"],
+      correctEvidence: ["D1:2"],
+    });
     expect(a.entries[1]).toMatchObject({ conversation: 0, qaIndex: 1, errorType: "TEMPORAL_ERROR", correctEvidence: [] });
   });
 
@@ -93,7 +106,14 @@ describe("parseLocomoAudit", () => {
       // another question's entry under a neighbouring id (what a 1-based id would produce)
       { ...entry(1, 0), question_id: "locomo_1_qa1" },
     ]);
-    expect(e.issues.map((i) => i.where)).toEqual(["[0] (locomo_0_qa0).question", "[1] (locomo_0_qa1).category", "[2] (locomo_1_qa0).cited_evidence", "[3] (locomo_1_qa1).question", "[3] (locomo_1_qa1).category", "[3] (locomo_1_qa1).cited_evidence"]);
+    expect(e.issues.map((i) => i.where)).toEqual([
+      "[0] (locomo_0_qa0).question",
+      "[1] (locomo_0_qa1).category",
+      "[2] (locomo_1_qa0).cited_evidence",
+      "[3] (locomo_1_qa1).question",
+      "[3] (locomo_1_qa1).category",
+      "[3] (locomo_1_qa1).cited_evidence",
+    ]);
     expect(e.issues[0]!.message).toContain('does not match LoCoMo\'s "When did Ana say hi (0)?"');
     expect(e.issues[1]!.message).toBe("1 does not match LoCoMo's category 4");
   });
@@ -112,7 +132,14 @@ describe("parseLocomoAudit", () => {
       entry(1, 0),
       entry(1, 0),
     ]);
-    expect(e.issues.map((i) => i.where)).toEqual(["[0].question_id", "[1].error_type", "[2].correct_evidence", "[3].reasoning", "[4].category", "[6] (locomo_1_qa0).question_id"]);
+    expect(e.issues.map((i) => i.where)).toEqual([
+      "[0].question_id",
+      "[1].error_type",
+      "[2].correct_evidence",
+      "[3].reasoning",
+      "[4].category",
+      "[6] (locomo_1_qa0).question_id",
+    ]);
     expect(e.issues[0]!.message).toContain("locomo_<conversation>_qa<i>");
     expect(e.issues[1]!.message).toContain("WRONG_CITATION");
     expect(e.issues[5]!.message).toBe("duplicate question_id (also at [5])");
@@ -123,7 +150,9 @@ describe("parseLocomoAudit", () => {
 
 describe("loadLocomoAudit (pinned file, sha256-verified)", () => {
   it("pins errors.json of dial481/locomo-audit at 9493fb4 under CC BY-NC 4.0", () => {
-    expect(LOCOMO_AUDIT.url).toBe("https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/errors.json");
+    expect(LOCOMO_AUDIT.url).toBe(
+      "https://raw.githubusercontent.com/dial481/locomo-audit/9493fb4b4af4256ed17a18e8fd0b3cfdeec29539/errors.json",
+    );
     expect(LOCOMO_AUDIT.sha256).toMatch(/^f298ef46[0-9a-f]{50}5fe55e$/);
     expect(LOCOMO_AUDIT.license).toBe("CC BY-NC 4.0");
   });
@@ -150,7 +179,9 @@ describe("loadLocomoAudit (pinned file, sha256-verified)", () => {
     servers.push(server);
     const cacheDir = await tempDir();
     const locomo = await loadLocomo(pinnedDataOptions());
-    const err = await loadLocomoAudit(locomo, { cacheDir, url: server.url("/errors.json"), env: {}, offline: false }).catch((e: unknown) => e);
+    const err = await loadLocomoAudit(locomo, { cacheDir, url: server.url("/errors.json"), env: {}, offline: false }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DatasetIntegrityError);
     expect((err as DatasetIntegrityError).expectedSha256).toBe(LOCOMO_AUDIT.sha256);
     expect((err as Error).message).toContain("LoCoMo audit (locomo_audit_errors.json)");

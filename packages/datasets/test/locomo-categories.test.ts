@@ -15,10 +15,19 @@ function share(qs: readonly LocomoQA[], pred: (q: LocomoQA) => boolean): number 
 }
 
 /** The one category among `cats` whose share is above `high` while every other stays below `low`. */
-function onlyCategory(byCat: Map<number, LocomoQA[]>, cats: readonly number[], pred: (q: LocomoQA) => boolean, high: number, low: number): number {
+function onlyCategory(
+  byCat: Map<number, LocomoQA[]>,
+  cats: readonly number[],
+  pred: (q: LocomoQA) => boolean,
+  high: number,
+  low: number,
+): number {
   const shares = cats.map((c) => ({ c, s: share(byCat.get(c)!, pred) }));
   const above = shares.filter((x) => x.s > high);
-  expect(above.map((x) => x.c), `categories with share > ${high}: ${JSON.stringify(shares)}`).toHaveLength(1);
+  expect(
+    above.map((x) => x.c),
+    `categories with share > ${high}: ${JSON.stringify(shares)}`,
+  ).toHaveLength(1);
   for (const x of shares) if (x.c !== above[0]!.c) expect(x.s, `category ${x.c}`).toBeLessThan(low);
   return above[0]!.c;
 }
@@ -45,7 +54,11 @@ describe("LOCOMO_CATEGORY_NAMES against the dataset's own questions", () => {
 
     // adversarial: exactly the questions carrying an `adversarial_answer`
     const adversarial = categoryOf("adversarial");
-    for (const [c, qs] of byCat) expect(share(qs, (q) => q.adversarialAnswer !== undefined), `category ${c}`).toBe(c === adversarial ? 1 : 0);
+    for (const [c, qs] of byCat)
+      expect(
+        share(qs, (q) => q.adversarialAnswer !== undefined),
+        `category ${c}`,
+      ).toBe(c === adversarial ? 1 : 0);
 
     const answerable = [1, 2, 3, 4].filter((c) => c !== adversarial);
     expect(answerable).toHaveLength(4);
@@ -55,7 +68,9 @@ describe("LOCOMO_CATEGORY_NAMES against the dataset's own questions", () => {
     // multi-hop: the evidence spans several sessions
     expect(onlyCategory(byCat, answerable, (q) => sessionsOf(q).size > 1, 0.9, 0.5)).toBe(categoryOf("multi-hop"));
     // open-domain: hypothetical questions that need knowledge beyond the transcript ("would … likely …")
-    expect(onlyCategory(byCat, answerable, (q) => /\b(likely|would|might|could)\b/i.test(q.question), 0.25, 0.05)).toBe(categoryOf("open-domain"));
+    expect(onlyCategory(byCat, answerable, (q) => /\b(likely|would|might|could)\b/i.test(q.question), 0.25, 0.05)).toBe(
+      categoryOf("open-domain"),
+    );
     // single-hop: the largest category, its evidence (almost) always inside one session
     const sizes = answerable.map((c) => byCat.get(c)!.length);
     expect(answerable[sizes.indexOf(Math.max(...sizes))]).toBe(categoryOf("single-hop"));

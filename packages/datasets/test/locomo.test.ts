@@ -67,7 +67,7 @@ describe("parseLocomo", () => {
 
   it("names the exact path of a bad field", () => {
     const bad = sample();
-    const conv = (bad[0] as { conversation: Record<string, unknown>; qa: Record<string, unknown>[] });
+    const conv = bad[0] as { conversation: Record<string, unknown>; qa: Record<string, unknown>[] };
     conv.qa[1]!.category = "temporal";
     (conv.conversation.session_2 as Record<string, unknown>[])[0]!.dia_id = "2:1";
     conv.conversation.session_10_date_time = "31 May 2023";

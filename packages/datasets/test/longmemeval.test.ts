@@ -29,14 +29,29 @@ afterEach(async () => {
 
 /** A pinned dataset over `bytes` (its sha256 and size), unreachable unless a URL is given. */
 function pinnedOver(bytes: Buffer) {
-  return { ...LONGMEMEVAL_S, fileName: "lme_test.json", sha256: sha256Hex(bytes), size: bytes.length, url: "http://127.0.0.1:9/unreachable", envPathVar: "PERSODE_LME_TEST" };
+  return {
+    ...LONGMEMEVAL_S,
+    fileName: "lme_test.json",
+    sha256: sha256Hex(bytes),
+    size: bytes.length,
+    url: "http://127.0.0.1:9/unreachable",
+    envPathVar: "PERSODE_LME_TEST",
+  };
 }
 
 describe("LongMemEval pins", () => {
   it("pin the hub revision, sizes and sha256 of S and oracle", () => {
-    expect(LONGMEMEVAL_S.url).toBe("https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned/resolve/98d7416c24c778c2fee6e6f3006e7a073259d48f/longmemeval_s_cleaned.json");
-    expect([LONGMEMEVAL_S.size, LONGMEMEVAL_S.sha256]).toEqual([277_383_467, "d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442"]);
-    expect([LONGMEMEVAL_ORACLE.size, LONGMEMEVAL_ORACLE.sha256]).toEqual([15_388_478, "821a2034d219ab45846873dd14c14f12cfe7776e73527a483f9dac095d38620c"]);
+    expect(LONGMEMEVAL_S.url).toBe(
+      "https://huggingface.co/datasets/xiaowu0162/longmemeval-cleaned/resolve/98d7416c24c778c2fee6e6f3006e7a073259d48f/longmemeval_s_cleaned.json",
+    );
+    expect([LONGMEMEVAL_S.size, LONGMEMEVAL_S.sha256]).toEqual([
+      277_383_467,
+      "d6f21ea9d60a0d56f34a05b609c79c88a451d2ae03597821ea3d5a9678c3a442",
+    ]);
+    expect([LONGMEMEVAL_ORACLE.size, LONGMEMEVAL_ORACLE.sha256]).toEqual([
+      15_388_478,
+      "821a2034d219ab45846873dd14c14f12cfe7776e73527a483f9dac095d38620c",
+    ]);
     expect(LONGMEMEVAL_ORACLE.url.endsWith("/98d7416c24c778c2fee6e6f3006e7a073259d48f/longmemeval_oracle.json")).toBe(true);
   });
 });
@@ -117,7 +132,9 @@ describe("loadLongMemEval", () => {
 
   it("a missing --data file is a clear error", async () => {
     await expect(loadLongMemEval({ data: "/nonexistent/lme.json" })).rejects.toThrow(DatasetUnavailableError);
-    await expect(loadLongMemEval({ data: "/nonexistent/lme.json" })).rejects.toThrow(/\/nonexistent\/lme\.json \(from --data\) cannot be read/);
+    await expect(loadLongMemEval({ data: "/nonexistent/lme.json" })).rejects.toThrow(
+      /\/nonexistent\/lme\.json \(from --data\) cannot be read/,
+    );
   });
 
   it("a pinned file: missing (offline) is unavailable; wrong sha256 or truncated is refused and nothing is cached", async () => {
@@ -139,7 +156,9 @@ describe("loadLongMemEval", () => {
       res.end(small.subarray(0, 100));
     });
     servers.push(server);
-    await expect(loadLongMemEval({ pinned, cacheDir, url: server.url("/s.json"), env: {}, downloadTimeoutMs: 2000, progress: false })).rejects.toThrow();
+    await expect(
+      loadLongMemEval({ pinned, cacheDir, url: server.url("/s.json"), env: {}, downloadTimeoutMs: 2000, progress: false }),
+    ).rejects.toThrow();
     expect(await entries(cacheDir)).toEqual([]);
     // The good bytes from the mirror load, verified, and are cached.
     await writeFile(join(root, "m.json"), small);

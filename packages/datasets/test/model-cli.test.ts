@@ -18,7 +18,10 @@ beforeAll(() => {
 afterAll(() => rmSync(data, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? "", PERSODE_DATA_DIR: data, PERSODE_OFFLINE: "1" }, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? "", PERSODE_DATA_DIR: data, PERSODE_OFFLINE: "1" },
+    encoding: "utf8",
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

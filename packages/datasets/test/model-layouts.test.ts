@@ -21,7 +21,14 @@ beforeEach(async () => {
 });
 afterEach(cleanup);
 
-const opts = (extra: Partial<ProvisionOptions>): ProvisionOptions => ({ model: pin, cacheDir: join(work, "cache"), env: { PATH: "/usr/bin:/bin" }, offline: true, log: () => undefined, ...extra });
+const opts = (extra: Partial<ProvisionOptions>): ProvisionOptions => ({
+  model: pin,
+  cacheDir: join(work, "cache"),
+  env: { PATH: "/usr/bin:/bin" },
+  offline: true,
+  log: () => undefined,
+  ...extra,
+});
 
 async function put(dir: string): Promise<void> {
   for (const p of PATHS) {

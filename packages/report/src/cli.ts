@@ -50,8 +50,7 @@ function parseArgs(argv: readonly string[], cwd = process.cwd()): Args {
     } else if (a === "--no-results-doc") {
       args.resultsDoc = undefined;
       resultsDocGiven = true;
-    }
-    else if (a === "--check") args.check = true;
+    } else if (a === "--check") args.check = true;
     else if (a === "--help" || a === "-h") {
       console.log(USAGE);
       process.exit(0);

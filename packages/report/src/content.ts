@@ -16,7 +16,15 @@ export type Inline = string | Ref | { code: string } | { strong: string };
 export type Cell = Inline[];
 
 /** The fusion costs the published evaluation states; each must stay stated next to its gains. */
-export const COST_IDS = ["exp3-plain-loss", "exp3-vague-costs", "exp5-ungated-gap", "exp6-every-stratum", "gate-provenance", "exp7-fusion-cost", "embedders-fusion-cost"] as const;
+export const COST_IDS = [
+  "exp3-plain-loss",
+  "exp3-vague-costs",
+  "exp5-ungated-gap",
+  "exp6-every-stratum",
+  "gate-provenance",
+  "exp7-fusion-cost",
+  "embedders-fusion-cost",
+] as const;
 /** One cost statement's identifier. */
 export type CostId = (typeof COST_IDS)[number];
 
@@ -26,7 +34,9 @@ export const COST_TOPICS: Readonly<Record<CostId, string>> = {
   "exp3-vague-costs": "Exp. 3 vague-probe costs (neutral-recent recall lost, higher emotional intrusion)",
   "exp5-ungated-gap": "Exp. 5 LoCoMo recall gap of ungated fusion",
   "exp6-every-stratum": "Exp. 6 EpiRec: always-on fusion below similarity-only on every probe type",
-  "exp7-fusion-cost": "Exp. 7: always-on fusion below similarity-only on reflective probes with every real emotion estimator, the oracle's own cost, and the oracle stated as an upper bound",
+  "exp7-fusion-cost":
+    "Exp. 7: always-on fusion below similarity-only on reflective probes with every real emotion estimator, the oracle's own cost, " +
+    "and the oracle stated as an upper bound",
   "gate-provenance": "provenance of the gate (added after the ungated cost was seen; rule fixed before evaluation)",
   "embedders-fusion-cost": "stronger embedders: always-on fusion below similarity-only with every neural embedder on LoCoMo and EpiRec",
 };
@@ -42,7 +52,15 @@ export interface Comparison {
 export type Block =
   | { kind: "paragraph"; parts: Inline[] }
   | { kind: "cost"; cost: CostId; parts: Inline[]; requires: Comparison[]; requiresText?: string[] }
-  | { kind: "table"; caption: string; header: string[]; numeric: boolean[]; rows: Cell[][]; paper?: boolean; /** false: the HTML report only (default: the Markdown documents too). */ inReadme?: boolean }
+  | {
+      kind: "table";
+      caption: string;
+      header: string[];
+      numeric: boolean[];
+      rows: Cell[][];
+      paper?: boolean;
+      /** false: the HTML report only (default: the Markdown documents too). */ inReadme?: boolean;
+    }
   | { kind: "figure"; figure: string; alt: string; inReadme: boolean }
   | { kind: "list"; items: Inline[][] };
 

@@ -102,7 +102,8 @@ function allFindings(): Finding[] {
     {
       section: "exp7",
       parts: [
-        "Even the oracle estimator (EpiRec's own labels, an upper bound) does not make always-on fusion pay on reflective probes: its recall@3 difference to similarity-only with all-MiniLM-L6-v2 is ",
+        "Even the oracle estimator (EpiRec's own labels, an upper bound) does not make always-on fusion pay on reflective probes: " +
+          "its recall@3 difference to similarity-only with all-MiniLM-L6-v2 is ",
         ...withCi("exp7.all-MiniLM-L6-v2.oracle/fused.reflective.diff", ""),
         ".",
       ],

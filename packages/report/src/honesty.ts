@@ -21,7 +21,9 @@ export interface CostStatement {
 type CostBlock = Extract<Block, { kind: "cost" }>;
 
 function costBlocks(sections: readonly Section[]): Array<{ section: Section; block: CostBlock }> {
-  return sections.flatMap((section) => section.blocks.filter((b): b is CostBlock => b.kind === "cost").map((block) => ({ section, block })));
+  return sections.flatMap((section) =>
+    section.blocks.filter((b): b is CostBlock => b.kind === "cost").map((block) => ({ section, block })),
+  );
 }
 
 /** The cost statements of the experiments present, rendered with manifest values. */
@@ -61,7 +63,8 @@ export function checkCostClaims(sections: readonly Section[], m: Manifest): stri
       }
     }
     for (const id of block.requiresText ?? []) {
-      if (statedText(m, id).trim() === "") problems.push(`honesty guard: ${COST_TOPICS[block.cost]} needs ${id} in the results, but it is empty`);
+      if (statedText(m, id).trim() === "")
+        problems.push(`honesty guard: ${COST_TOPICS[block.cost]} needs ${id} in the results, but it is empty`);
     }
   }
   return problems;
@@ -72,16 +75,25 @@ export function checkCostClaims(sections: readonly Section[], m: Manifest): stri
  * (all of them in the full layout; Exp. 3, 5 and 6 in the front one) must appear in the generated
  * section, inside its experiment's subsection.
  */
-export function checkReadmeHonesty(readme: string, sections: readonly Section[], m: Manifest, opts: MarkdownOptions, where = "README.md"): string[] {
+export function checkReadmeHonesty(
+  readme: string,
+  sections: readonly Section[],
+  m: Manifest,
+  opts: MarkdownOptions,
+  where = "README.md",
+): string[] {
   const section = extractSection(readme);
-  if (section === undefined) return [`honesty guard: ${where} has no generated results section, so it states none of fusion's costs — run \`pnpm report\``];
+  if (section === undefined)
+    return [`honesty guard: ${where} has no generated results section, so it states none of fusion's costs — run \`pnpm report\``];
   const lines = section.split("\n");
   const problems: string[] = [];
   const shown = layoutOf(readme) === "front" ? frontSections(sections) : sections;
   for (const st of costStatements(shown, m, opts)) {
     const at = lines.indexOf(st.markdown);
     if (at < 0) {
-      problems.push(`honesty guard: ${where} no longer states the ${COST_TOPICS[st.cost]} [${st.cost}]; expected the line:\n    ${st.markdown}`);
+      problems.push(
+        `honesty guard: ${where} no longer states the ${COST_TOPICS[st.cost]} [${st.cost}]; expected the line:\n    ${st.markdown}`,
+      );
       continue;
     }
     let heading = "";
@@ -91,7 +103,10 @@ export function checkReadmeHonesty(readme: string, sections: readonly Section[],
         break;
       }
     }
-    if (heading !== st.section) problems.push(`honesty guard: ${where} states the ${COST_TOPICS[st.cost]} [${st.cost}] under "${heading || "(no heading)"}" instead of next to its gains in "${st.section}"`);
+    if (heading !== st.section)
+      problems.push(
+        `honesty guard: ${where} states the ${COST_TOPICS[st.cost]} [${st.cost}] under "${heading || "(no heading)"}" instead of next to its gains in "${st.section}"`,
+      );
   }
   return problems;
 }
@@ -110,7 +125,13 @@ export function htmlText(html: string): string {
 }
 
 /** Problems with the HTML report: each required cost statement must appear in its text. */
-export function checkHtmlHonesty(html: string, sections: readonly Section[], m: Manifest, opts: MarkdownOptions, where = "results/report.html"): string[] {
+export function checkHtmlHonesty(
+  html: string,
+  sections: readonly Section[],
+  m: Manifest,
+  opts: MarkdownOptions,
+  where = "results/report.html",
+): string[] {
   const text = htmlText(html);
   return costStatements(sections, m, opts)
     .filter((st) => !text.includes(st.text.replace(/\s+/g, " ")))

@@ -55,7 +55,10 @@ function blockHtml(b: Block, m: Manifest, figures: Map<string, RenderedFigure>, 
     }
     case "table": {
       const head = `<tr>${b.header.map((h, i) => `<th${b.numeric[i] ? ' class="num"' : ""}>${escapeHtml(h)}</th>`).join("")}</tr>`;
-      const rows = b.rows.map((r) => `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${inlineHtml(c, m)}</th>` : `<td${b.numeric[i] ? ' class="num"' : ""}>${inlineHtml(c, m)}</td>`)).join("")}</tr>`);
+      const rows = b.rows.map(
+        (r) =>
+          `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${inlineHtml(c, m)}</th>` : `<td${b.numeric[i] ? ' class="num"' : ""}>${inlineHtml(c, m)}</td>`)).join("")}</tr>`,
+      );
       return `<div class="table-wrap"><table>\n<caption>${escapeHtml(b.caption)}</caption>\n<thead>${head}</thead>\n<tbody>\n${rows.join("\n")}\n</tbody>\n</table></div>`;
     }
   }
@@ -78,7 +81,12 @@ function provenanceHtml(set: ResultSet, m: Manifest): string {
       k === "datasets"
         ? `datasets: ${(doc.data.meta.datasets ?? []).map((d) => `${d.id} ${d.file} (sha256 ${d.sha256.slice(0, 12)}…)`).join(", ")}`
         : `${k}: ${JSON.stringify(getValue(doc, ["meta", k]))}`;
-    const meta = hasPath(doc, ["meta"]) ? getKeys(doc, ["meta"]).filter((k) => k !== "strategies").map(metaField).join("; ") : "no meta block";
+    const meta = hasPath(doc, ["meta"])
+      ? getKeys(doc, ["meta"])
+          .filter((k) => k !== "strategies")
+          .map(metaField)
+          .join("; ")
+      : "no meta block";
     rows.push(`<tr><th scope="row"><a href="${escapeHtml(file)}">${escapeHtml(file)}</a></th><td>${escapeHtml(meta)}</td></tr>`);
   }
   return [
@@ -138,7 +146,9 @@ export function renderReportHtml(sections: readonly Section[], m: Manifest, figu
     if (notes) body.push(notes);
     body.push(`</section>`);
   }
-  const toc = sections.map((s) => `<li><a href="#${s.experiment}">${escapeHtml(s.title)}</a></li>`).join("") + `<li><a href="#provenance">Provenance of these numbers</a></li>`;
+  const toc =
+    sections.map((s) => `<li><a href="#${s.experiment}">${escapeHtml(s.title)}</a></li>`).join("") +
+    `<li><a href="#provenance">Provenance of these numbers</a></li>`;
   return [
     "<!DOCTYPE html>",
     '<html lang="en">',
@@ -157,7 +167,8 @@ export function renderReportHtml(sections: readonly Section[], m: Manifest, figu
     "</header>",
     ...body,
     provenanceHtml(set, m),
-    "<footer>Figures: Vega-Lite specs rendered headlessly with vega and resvg; strategy colours from the Okabe–Ito colour-blind-safe palette, one colour per strategy throughout and used for nothing else; other series from Paul Tol's muted palette.</footer>",
+    "<footer>Figures: Vega-Lite specs rendered headlessly with vega and resvg; strategy colours from the Okabe–Ito colour-blind-safe " +
+      "palette, one colour per strategy throughout and used for nothing else; other series from Paul Tol's muted palette.</footer>",
     "</main>",
     "</body>",
     "</html>",

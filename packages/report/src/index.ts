@@ -1,4 +1,6 @@
-/** @persode/report — Vega-Lite figures, the HTML report, the regression manifest and the README results section, rendered from result files. */
+/**
+ * @persode/report — Vega-Lite figures, the HTML report, the regression manifest and the README results section, rendered from result files.
+ */
 export { fixed, shortest, escapeHtml } from "./format.js";
 export { OKABE_ITO, EXTRA_STRATEGY_COLOURS, strategyColours, embedderName, baseConfig, FONT_FAMILY } from "./style.js";
 export { COST_IDS, COST_TOPICS, type Block, type CostId, type Inline, type Section, type SectionId } from "./content.js";
@@ -17,7 +19,17 @@ export {
   type ManifestText,
 } from "./manifest.js";
 export { buildReportModel, buildManifest, type ReportModel } from "./model.js";
-export { BEGIN_MARKER, END_MARKER, FRONT_BEGIN_MARKER, FRONT_END_MARKER, renderReadmeSection, spliceReadme, extractSection, checkReadme, type MarkdownOptions } from "./markdown.js";
+export {
+  BEGIN_MARKER,
+  END_MARKER,
+  FRONT_BEGIN_MARKER,
+  FRONT_END_MARKER,
+  renderReadmeSection,
+  spliceReadme,
+  extractSection,
+  checkReadme,
+  type MarkdownOptions,
+} from "./markdown.js";
 export { costStatements, checkCostClaims, checkReadmeHonesty, checkHtmlHonesty, htmlText, type CostStatement } from "./honesty.js";
 export { buildFigureSpecs } from "./figures/index.js";
 export { exp1Figures } from "./figures/exp1.js";

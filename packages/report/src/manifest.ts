@@ -79,7 +79,8 @@ export class ManifestRecorder {
     this.claim(id);
     this.source(doc);
     const v = getValue(doc, path);
-    if (typeof v !== "string" && typeof v !== "boolean") throw new Error(`${doc.file}: ${formatPath(path)} must be a string or boolean, got ${JSON.stringify(v)}`);
+    if (typeof v !== "string" && typeof v !== "boolean")
+      throw new Error(`${doc.file}: ${formatPath(path)} must be a string or boolean, got ${JSON.stringify(v)}`);
     this.texts.push({ id, file: doc.file, path: formatPath(path), value: v });
     return { ref: id };
   }
@@ -126,13 +127,25 @@ export function parseManifest(text: string, where: string): Manifest {
   if (!Array.isArray(m.sources) || !Array.isArray(m.entries) || !Array.isArray(m.texts)) bad("sources, entries and texts must be arrays");
   m.entries!.forEach((e, i) => {
     const ok =
-      e && typeof e.id === "string" && typeof e.file === "string" && typeof e.path === "string" &&
-      typeof e.value === "number" && Number.isInteger(e.precision) && typeof e.tolerance === "number" && e.tolerance >= 0;
+      e &&
+      typeof e.id === "string" &&
+      typeof e.file === "string" &&
+      typeof e.path === "string" &&
+      typeof e.value === "number" &&
+      Number.isInteger(e.precision) &&
+      typeof e.tolerance === "number" &&
+      e.tolerance >= 0;
     if (!ok) bad(`entries[${i}] needs id, file, path (strings), value (number), precision (integer), tolerance (>= 0)`);
     parsePath(e.path);
   });
   m.texts!.forEach((t, i) => {
-    if (!t || typeof t.id !== "string" || typeof t.file !== "string" || typeof t.path !== "string" || (typeof t.value !== "string" && typeof t.value !== "boolean"))
+    if (
+      !t ||
+      typeof t.id !== "string" ||
+      typeof t.file !== "string" ||
+      typeof t.path !== "string" ||
+      (typeof t.value !== "string" && typeof t.value !== "boolean")
+    )
       bad(`texts[${i}] needs id, file, path (strings) and a string or boolean value`);
   });
   return m as Manifest;
@@ -165,15 +178,21 @@ export function compareManifests(committed: Manifest, recomputed: Manifest): str
   for (const old of committed.entries) {
     const cur = now.get(old.id);
     if (!cur) {
-      problems.push(`manifest entry ${old.id} (${old.file} ${old.path}) is no longer produced by the results — regenerate with \`pnpm report\` and review the README`);
+      problems.push(
+        `manifest entry ${old.id} (${old.file} ${old.path}) is no longer produced by the results — regenerate with \`pnpm report\` and review the README`,
+      );
       continue;
     }
     if (cur.file !== old.file || cur.path !== old.path) {
       problems.push(`manifest entry ${old.id} moved from ${old.file} ${old.path} to ${cur.file} ${cur.path}`);
     }
-    if (cur.precision !== old.precision) problems.push(`manifest entry ${old.id}: precision changed from ${old.precision} to ${cur.precision}`);
+    if (cur.precision !== old.precision)
+      problems.push(`manifest entry ${old.id}: precision changed from ${old.precision} to ${cur.precision}`);
     // the tolerance guards every later check, so a hand-loosened one in the committed manifest is drift too
-    if (cur.tolerance !== old.tolerance) problems.push(`manifest entry ${old.id}: tolerance changed from ${old.tolerance} to ${cur.tolerance} — regenerate with \`pnpm report\``);
+    if (cur.tolerance !== old.tolerance)
+      problems.push(
+        `manifest entry ${old.id}: tolerance changed from ${old.tolerance} to ${cur.tolerance} — regenerate with \`pnpm report\``,
+      );
     const diff = Math.abs(cur.value - old.value);
     // compare at the stated precision so float noise in the subtraction never counts as drift
     if (pyRound(diff, old.precision + 2) > old.tolerance) {
@@ -184,16 +203,23 @@ export function compareManifests(committed: Manifest, recomputed: Manifest): str
     }
   }
   for (const cur of recomputed.entries) {
-    if (!before.has(cur.id)) problems.push(`manifest entry ${cur.id} (${cur.file} ${cur.path} = ${fixed(cur.value, cur.precision)}) is new: not in the committed manifest — run \`pnpm report\``);
+    if (!before.has(cur.id))
+      problems.push(
+        `manifest entry ${cur.id} (${cur.file} ${cur.path} = ${fixed(cur.value, cur.precision)}) is new: not in the committed manifest — run \`pnpm report\``,
+      );
   }
   const textsNow = new Map(recomputed.texts.map((t) => [t.id, t]));
   for (const old of committed.texts) {
     const cur = textsNow.get(old.id);
     if (!cur) problems.push(`manifest text ${old.id} (${old.file} ${old.path}) is no longer produced by the results`);
-    else if (cur.value !== old.value) problems.push(`manifest text ${old.id} drifted: committed ${JSON.stringify(old.value)}, results now give ${JSON.stringify(cur.value)} (${cur.file} ${cur.path})`);
+    else if (cur.value !== old.value)
+      problems.push(
+        `manifest text ${old.id} drifted: committed ${JSON.stringify(old.value)}, results now give ${JSON.stringify(cur.value)} (${cur.file} ${cur.path})`,
+      );
   }
   for (const cur of recomputed.texts) {
-    if (!committed.texts.some((t) => t.id === cur.id)) problems.push(`manifest text ${cur.id} (${cur.file} ${cur.path}) is new: not in the committed manifest — run \`pnpm report\``);
+    if (!committed.texts.some((t) => t.id === cur.id))
+      problems.push(`manifest text ${cur.id} (${cur.file} ${cur.path}) is new: not in the committed manifest — run \`pnpm report\``);
   }
   return problems;
 }
@@ -201,7 +227,9 @@ export function compareManifests(committed: Manifest, recomputed: Manifest): str
 /** Re-read each manifest entry straight from its results file (independent of the content builder). */
 export function reresolveEntries(m: Manifest, set: ResultSet): string[] {
   const problems: string[] = [];
-  const byFile = new Map([...Object.values(set.docs), ...Object.values(set.extended), ...(set.exp3Models ?? []).map((m) => m.doc)].map((d) => [d!.file, d!]));
+  const byFile = new Map(
+    [...Object.values(set.docs), ...Object.values(set.extended), ...(set.exp3Models ?? []).map((m) => m.doc)].map((d) => [d!.file, d!]),
+  );
   for (const e of m.entries) {
     const doc = byFile.get(e.file);
     if (!doc) {
@@ -210,12 +238,16 @@ export function reresolveEntries(m: Manifest, set: ResultSet): string[] {
     }
     const raw = resolvePath(doc.data, parsePath(e.path));
     if (typeof raw !== "number") {
-      problems.push(`manifest entry ${e.id}: ${e.file} ${e.path} is ${raw === undefined ? "missing" : JSON.stringify(raw)}, expected a number`);
+      problems.push(
+        `manifest entry ${e.id}: ${e.file} ${e.path} is ${raw === undefined ? "missing" : JSON.stringify(raw)}, expected a number`,
+      );
       continue;
     }
     const cur = pyRound(raw, e.precision);
     if (pyRound(Math.abs(cur - e.value), e.precision + 2) > e.tolerance) {
-      problems.push(`manifest entry ${e.id} drifted: committed ${fixed(e.value, e.precision)}, ${e.file} ${e.path} now gives ${fixed(cur, e.precision)} (tolerance ${e.tolerance})`);
+      problems.push(
+        `manifest entry ${e.id} drifted: committed ${fixed(e.value, e.precision)}, ${e.file} ${e.path} now gives ${fixed(cur, e.precision)} (tolerance ${e.tolerance})`,
+      );
     }
   }
   return problems;

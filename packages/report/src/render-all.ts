@@ -36,7 +36,10 @@ export interface RenderOptions {
   resultsDocOut?: string;
   /** Font files for PNG rendering (default: DejaVu Sans from fonts-dejavu-core). */
   fontFiles?: readonly string[];
-  /** A folder of figures rendered before, by content (figure-cache.ts): a figure whose spec did not change is not rendered again. Default: none. */
+  /**
+   * A folder of figures rendered before, by content (figure-cache.ts): a figure whose spec did not change is not rendered again. Default:
+   * none.
+   */
   figureCache?: string;
 }
 
@@ -78,7 +81,11 @@ export function markdownOptions(resultsDir: string, readmePath: string, resultsD
   const from = dirname(resolve(readmePath));
   let rel = posix(relative(from, resolve(resultsDir)));
   if (rel === "") rel = ".";
-  return { figuresHref: `${rel}/figures`, reportHref: `${rel}/report.html`, ...(resultsDocPath ? { resultsDocHref: posix(relative(from, resolve(resultsDocPath))) } : {}) };
+  return {
+    figuresHref: `${rel}/figures`,
+    reportHref: `${rel}/report.html`,
+    ...(resultsDocPath ? { resultsDocHref: posix(relative(from, resolve(resultsDocPath))) } : {}),
+  };
 }
 
 /** The generated documents of a call: the README and the results document, each with where it is written. */
@@ -89,7 +96,12 @@ function documentsOf(opts: RenderOptions): Array<{ path: string; out: string }> 
   ];
 }
 
-async function computeOutputs(resultsDir: string, fontFiles: readonly string[], manifestOverride?: Manifest, figureCache?: string): Promise<Outputs> {
+async function computeOutputs(
+  resultsDir: string,
+  fontFiles: readonly string[],
+  manifestOverride?: Manifest,
+  figureCache?: string,
+): Promise<Outputs> {
   const set = readResults(resultsDir);
   if (presentExperiments(set).length === 0) throw new Error(`no results files in ${resultsDir} — run \`pnpm bench all\` first`);
   const model = buildReportModel(set);
@@ -133,7 +145,13 @@ export async function renderAll(opts: RenderOptions): Promise<RenderSummary> {
   const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES, undefined, opts.figureCache);
   const docs = documentsOf(opts).map((d) => {
     const before = existsSync(d.path) ? readFileSync(d.path, "utf8") : undefined;
-    const text = renderDocument(before, out.model.sections, out.model.manifest, markdownOptions(opts.publishedDir ?? opts.resultsDir, d.path, opts.resultsDocPath), d.path);
+    const text = renderDocument(
+      before,
+      out.model.sections,
+      out.model.manifest,
+      markdownOptions(opts.publishedDir ?? opts.resultsDir, d.path, opts.resultsDocPath),
+      d.path,
+    );
     return { source: d.path, path: d.out, text, changed: text !== before };
   });
   for (const [rel, data] of out.files) await writeFileAtomic(join(opts.resultsDir, rel), data);
@@ -161,12 +179,15 @@ export async function renderAll(opts: RenderOptions): Promise<RenderSummary> {
 export async function checkAll(opts: RenderOptions): Promise<CheckSummary> {
   const problems: string[] = [];
   const manifestPath = join(opts.resultsDir, "manifest.json");
-  if (!existsSync(manifestPath)) return { ok: false, problems: [`${manifestPath} does not exist — run \`pnpm report\` (or \`pnpm bench all\`) to create it`] };
+  if (!existsSync(manifestPath))
+    return { ok: false, problems: [`${manifestPath} does not exist — run \`pnpm report\` (or \`pnpm bench all\`) to create it`] };
   const committed = parseManifest(readFileSync(manifestPath, "utf8"), manifestPath);
   const out = await computeOutputs(opts.resultsDir, opts.fontFiles ?? DEFAULT_FONT_FILES, committed, opts.figureCache);
   problems.push(...compareManifests(committed, out.model.manifest), ...reresolveEntries(committed, out.set));
   problems.push(...checkCostClaims(out.model.sections, committed));
-  const mdOpts = opts.readmePath ? markdownOptions(opts.resultsDir, opts.readmePath, opts.resultsDocPath) : { figuresHref: "results/figures", reportHref: "results/report.html" };
+  const mdOpts = opts.readmePath
+    ? markdownOptions(opts.resultsDir, opts.readmePath, opts.resultsDocPath)
+    : { figuresHref: "results/figures", reportHref: "results/report.html" };
   for (const d of documentsOf(opts)) {
     if (!existsSync(d.path)) problems.push(`${d.path} does not exist — run \`pnpm report\` to create its results section`);
     else {
@@ -177,12 +198,14 @@ export async function checkAll(opts: RenderOptions): Promise<CheckSummary> {
     }
   }
   const reportPath = join(opts.resultsDir, "report.html");
-  if (existsSync(reportPath)) problems.push(...checkHtmlHonesty(readFileSync(reportPath, "utf8"), out.model.sections, committed, mdOpts, reportPath));
+  if (existsSync(reportPath))
+    problems.push(...checkHtmlHonesty(readFileSync(reportPath, "utf8"), out.model.sections, committed, mdOpts, reportPath));
   for (const [rel, data] of out.files) {
     const path = join(opts.resultsDir, rel);
     if (rel === "manifest.json") continue; // compared entry by entry above, with tolerances
     if (!existsSync(path)) problems.push(`${path} is missing — run \`pnpm report\``);
-    else if (!readFileSync(path).equals(typeof data === "string" ? Buffer.from(data, "utf8") : data)) problems.push(`${path} is out of date with the results — run \`pnpm report\``);
+    else if (!readFileSync(path).equals(typeof data === "string" ? Buffer.from(data, "utf8") : data))
+      problems.push(`${path} is out of date with the results — run \`pnpm report\``);
   }
   return { ok: problems.length === 0, problems };
 }

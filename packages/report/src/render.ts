@@ -10,7 +10,10 @@ import type { TopLevelSpec } from "vega-lite";
 import { FONT_FAMILY } from "./style.js";
 
 /** The font files the PNG renderer loads (Debian package fonts-dejavu-core). */
-export const DEFAULT_FONT_FILES = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"] as const;
+export const DEFAULT_FONT_FILES = [
+  "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+] as const;
 
 /** Check the font files exist; the error says how to install them. */
 export function requireFonts(files: readonly string[] = DEFAULT_FONT_FILES): string[] {

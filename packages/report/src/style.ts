@@ -51,7 +51,9 @@ export const EXTRA_STRATEGY_COLOURS = [OKABE_ITO.orange, OKABE_ITO.skyBlue, OKAB
  */
 export function strategyColours(records: readonly StrategyRecord[]): string[] {
   let extra = 0;
-  return records.map((r) => (r.built_in ? BUILT_IN_COLOURS[r.order % BUILT_IN_COLOURS.length]! : EXTRA_STRATEGY_COLOURS[extra++ % EXTRA_STRATEGY_COLOURS.length]!));
+  return records.map((r) =>
+    r.built_in ? BUILT_IN_COLOURS[r.order % BUILT_IN_COLOURS.length]! : EXTRA_STRATEGY_COLOURS[extra++ % EXTRA_STRATEGY_COLOURS.length]!,
+  );
 }
 
 const EMBEDDER_NAMES: Readonly<Record<string, string>> = {
@@ -99,7 +101,16 @@ export function baseConfig(): Record<string, unknown> {
       labelLimit: 360,
     },
     axisX: { grid: false },
-    legend: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: "normal", orient: "bottom", direction: "horizontal", columns: 3, labelLimit: 420, symbolStrokeWidth: 0 },
+    legend: {
+      labelFontSize: 11,
+      titleFontSize: 12,
+      titleFontWeight: "normal",
+      orient: "bottom",
+      direction: "horizontal",
+      columns: 3,
+      labelLimit: 420,
+      symbolStrokeWidth: 0,
+    },
     header: { labelFontSize: 13, labelFontWeight: "bold", labelColor: ink, titleFontSize: 12, titleFontWeight: "normal", labelLimit: 420 },
     text: { fontSize: 10, color: soft },
     // A colour field without its own scale is never a strategy (strategies always carry theirs).

@@ -13,7 +13,8 @@ const OPTS = { figuresHref: "results/figures", reportHref: "results/report.html"
 /** The fixture results plus the committed extended files (written by `pnpm bench all`). */
 function workspace(): { results: string } {
   const ws = tempWorkspace();
-  for (const f of ["exp5_locomo_extended.json", "exp6_epirec_extended.json"]) copyFileSync(join(REPO_ROOT, "results", f), join(ws.results, f));
+  for (const f of ["exp5_locomo_extended.json", "exp6_epirec_extended.json"])
+    copyFileSync(join(REPO_ROOT, "results", f), join(ws.results, f));
   return ws;
 }
 
@@ -29,14 +30,22 @@ describe("the Beyond the paper section", () => {
     const ws = workspace();
     const model = buildReportModel(readResults(ws.results));
     // last, unless the extended files hold stronger embedders' runs: then "Does it hold with stronger embedders?" follows it
-    expect(model.sections.map((s) => s.experiment).filter((e) => e !== "embedders").at(-1)).toBe("beyond");
+    expect(
+      model.sections
+        .map((s) => s.experiment)
+        .filter((e) => e !== "embedders")
+        .at(-1),
+    ).toBe("beyond");
     expect(model.manifest.sources).toEqual(expect.arrayContaining(["exp5_locomo_extended.json", "exp6_epirec_extended.json"]));
   });
 
   it("marks Holm-significant differences by direction, states tiny p-values as < 0.0001 and the baseline row", () => {
     const ws = workspace();
     const text = readme(ws.results);
-    const row = (s: string) => text.split("\n").find((l) => l.startsWith(`| ${s} |`) && l.includes("[") && text.indexOf(l) > text.indexOf("Beyond the paper — LoCoMo"))!;
+    const row = (s: string) =>
+      text
+        .split("\n")
+        .find((l) => l.startsWith(`| ${s} |`) && l.includes("[") && text.indexOf(l) > text.indexOf("Beyond the paper — LoCoMo"))!;
     expect(row("bm25")).toMatch(/\] ▲ \|/);
     expect(row("recency-only")).toMatch(/\] ▼ \|/);
     expect(row("gated (Persode)")).not.toMatch(/[▲▼]/);

@@ -20,14 +20,24 @@ export interface BrowserReport {
 
 /** Open `htmlPath` from file://, collect console errors and non-file requests, measure every figure, save a full-page screenshot. */
 export async function inspectReport(htmlPath: string, screenshotPath: string): Promise<BrowserReport> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: the report's browser test needs Chromium — run \`apt-get install -y chromium\``);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: the report's browser test needs Chromium — run \`apt-get install -y chromium\``);
   const profile = mkdtempSync(join(tmpdir(), "persode-chromium-"));
   // a fresh profile directory every time (playwright passes it to Chromium as --user-data-dir)
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1400, height: 900 }, // the width the report is checked at (issue 10)
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     const page = await context.newPage();
@@ -52,7 +62,10 @@ export async function inspectReport(htmlPath: string, screenshotPath: string): P
     const overflowing = await page.$$eval(".table-wrap, .plot", (els) =>
       els
         .filter((el) => el.scrollWidth > el.clientWidth + 1)
-        .map((el) => `${el.querySelector("caption")?.textContent ?? el.closest("figure")?.getAttribute("data-figure") ?? el.className}: ${el.scrollWidth} > ${el.clientWidth}`),
+        .map(
+          (el) =>
+            `${el.querySelector("caption")?.textContent ?? el.closest("figure")?.getAttribute("data-figure") ?? el.className}: ${el.scrollWidth} > ${el.clientWidth}`,
+        ),
     );
     mkdirSync(dirname(screenshotPath), { recursive: true });
     await page.screenshot({ path: screenshotPath, fullPage: true });

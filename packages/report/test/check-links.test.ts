@@ -25,8 +25,11 @@ function run(root: string) {
 }
 
 const GOOD = {
-  "README.md": "# P\n\nSee [the spec](docs/spec.md#2-scoring), [core](packages/core/README.md), [here](#p) and [a site](https://example.org/x).\n\n```md\n[inside code](nowhere.md)\n```\n",
-  "docs/spec.md": "# Spec\n\n## 2. Scoring\n\n## Notes\n\n## Notes\n\nBack to [the README](../README.md#p) and [the second notes](#notes-1).\n",
+  "README.md":
+    "# P\n\nSee [the spec](docs/spec.md#2-scoring), [core](packages/core/README.md), [here](#p) and [a " +
+    "site](https://example.org/x).\n\n```md\n[inside code](nowhere.md)\n```\n",
+  "docs/spec.md":
+    "# Spec\n\n## 2. Scoring\n\n## Notes\n\n## Notes\n\nBack to [the README](../README.md#p) and [the second notes](#notes-1).\n",
   "packages/core/README.md": "# core\n\n[Spec](../../docs/spec.md) and `[not a link](missing.md)`.\n",
 };
 
@@ -44,7 +47,9 @@ describe("scripts/check-links.mjs", () => {
   it("fails on an anchor that names no heading of its file", () => {
     const r = run(workspace({ ...GOOD, "packages/core/README.md": "# core\n\n[Spec](../../docs/spec.md#3-analyzer)\n" }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("packages/core/README.md:3: ../../docs/spec.md#3-analyzer — docs/spec.md has no heading with the anchor #3-analyzer");
+    expect(r.stderr).toContain(
+      "packages/core/README.md:3: ../../docs/spec.md#3-analyzer — docs/spec.md has no heading with the anchor #3-analyzer",
+    );
   });
 
   it("passes on the repository's own README.md, docs/ and package READMEs", () => {

@@ -64,9 +64,13 @@ describe("the stronger-embedders section", () => {
     expect(refit("e5-small-v2", "prototype")).toMatch(/^0\.\d{4}$/);
     const cost = costStatements(m.sections, m.manifest, OPTS).find((c) => c.cost === "embedders-fusion-cost")!;
     expect(cost.section).toBe("Does it hold with stronger embedders?");
-    expect(cost.text).toMatch(/^Cost\. Always-on fusion ranks below similarity-only with every neural embedder, on both benchmarks — LoCoMo evidence recall@5 \(all-MiniLM-L6-v2\): fused − similarity-only -0\.0535 /);
+    expect(cost.text).toMatch(
+      /^Cost\. Always-on fusion ranks below similarity-only with every neural embedder, on both benchmarks — LoCoMo evidence recall@5 \(all-MiniLM-L6-v2\): fused − similarity-only -0\.0535 /,
+    );
     expect(checkCostClaims(m.sections, m.manifest)).toEqual([]);
-    expect(sec).toContain("**The gate.** With every neural embedder and on both benchmarks the gated strategy's paired difference to similarity-only is not significant after Holm");
+    expect(sec).toContain(
+      "**The gate.** With every neural embedder and on both benchmarks the gated strategy's paired difference to similarity-only is not significant after Holm",
+    );
     expect(sec).toContain("none of their fused or gated columns ranks significantly above similarity-only after Holm with any embedder");
   });
 
@@ -76,7 +80,10 @@ describe("the stronger-embedders section", () => {
     });
     const m = model(ws.results);
     const md = renderReadmeSection(m.sections, m.manifest, OPTS);
-    expect(md).toContain("The gated strategy's paired difference to similarity-only is significant after Holm for EpiRec recall@3 (e5-small-v2) (table above): there the gate does not hold parity.");
+    expect(md).toContain(
+      "The gated strategy's paired difference to similarity-only is significant after Holm for EpiRec recall@3 (e5-small-v2) (table " +
+        "above): there the gate does not hold parity.",
+    );
   });
 
   it("the cost statement's guard fails when fusion no longer ranks below similarity-only for one embedder", () => {
@@ -86,6 +93,8 @@ describe("the stronger-embedders section", () => {
     const m = model(ws.results);
     const problems = checkCostClaims(m.sections, m.manifest);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/stronger embedders: always-on fusion below similarity-only .* no longer holds as stated — embedders\.exp6\.e5-small-v2\.fused_persode\.recall@3 = 0\.900 is not below embedders\.exp6\.e5-small-v2\.similarity-only\.recall@3/);
+    expect(problems[0]).toMatch(
+      /stronger embedders: always-on fusion below similarity-only .* no longer holds as stated — embedders\.exp6\.e5-small-v2\.fused_persode\.recall@3 = 0\.900 is not below embedders\.exp6\.e5-small-v2\.similarity-only\.recall@3/,
+    );
   });
 });

@@ -8,7 +8,9 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./helpers.js";
 
-const { stalePackages } = (await import(pathToFileURL(join(REPO_ROOT, "scripts", "ensure-built.mjs")).href)) as { stalePackages(root: string): string[] };
+const { stalePackages } = (await import(pathToFileURL(join(REPO_ROOT, "scripts", "ensure-built.mjs")).href)) as {
+  stalePackages(root: string): string[];
+};
 
 function file(path: string, mtimeSeconds: number): void {
   mkdirSync(join(path, ".."), { recursive: true });

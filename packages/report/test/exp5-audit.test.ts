@@ -49,7 +49,9 @@ describe("Exp. 5 on audited evidence (report)", () => {
     expect(md).toContain("(results/figures/exp5_audited.png)");
     expect(md).toContain("a second label set, not ground truth");
     expect(md).toContain("CC BY-NC 4.0");
-    expect(statedText(manifest, "exp5-audit.became_empty")).toBe(String(getValue(doc, ["runs", "hashing", "evidence_changes", "became_empty"])));
+    expect(statedText(manifest, "exp5-audit.became_empty")).toBe(
+      String(getValue(doc, ["runs", "hashing", "evidence_changes", "became_empty"])),
+    );
     expect(section.notes.map((n) => n.label)).toContain("Rule: empty evidence rule");
   });
 
@@ -71,8 +73,13 @@ describe("Exp. 5 on audited evidence (report)", () => {
     expect(paired!.id).toBe("exp5_audited_paired");
     const rows = (main!.spec as any).data.values as Array<{ strategy: string; gold: string; value: number; lo: number; hi: number }>;
     const fused = (doc.data as any).runs.hashing.strategies["fused (Persode)"];
-    expect(rows.find((r) => r.strategy === "fused (Persode)" && r.gold === "audited gold")).toMatchObject({ value: fused.audited["evidence_recall@5"], lo: fused.audited.ci95["evidence_recall@5"][0] });
-    expect(rows.find((r) => r.strategy === "fused (Persode)" && r.gold === "original gold")!.value).toBe(fused.original["evidence_recall@5"]);
+    expect(rows.find((r) => r.strategy === "fused (Persode)" && r.gold === "audited gold")).toMatchObject({
+      value: fused.audited["evidence_recall@5"],
+      lo: fused.audited.ci95["evidence_recall@5"][0],
+    });
+    expect(rows.find((r) => r.strategy === "fused (Persode)" && r.gold === "original gold")!.value).toBe(
+      fused.original["evidence_recall@5"],
+    );
     expect(new Set(rows.map((r) => r.gold))).toEqual(new Set(["original gold", "audited gold"]));
     expect(benchTarget("exp5-audit")).toBe("exp5");
   });

@@ -21,7 +21,9 @@ function workspace(): { results: string } {
 
 describe("Exp. 7 section", () => {
   const ws = workspace();
-  const embedders = Object.keys((JSON.parse(readFileSync(join(ws.results, "exp7_estimators.json"), "utf8")) as { runs: object }).runs).length;
+  const embedders = Object.keys(
+    (JSON.parse(readFileSync(join(ws.results, "exp7_estimators.json"), "utf8")) as { runs: object }).runs,
+  ).length;
   const model = buildReportModel(readResults(ws.results));
   const md = renderReadmeSection(model.sections, model.manifest, opts);
   const exp7 = md.slice(md.indexOf("### Exp. 7"));
@@ -37,7 +39,9 @@ describe("Exp. 7 section", () => {
   it("states the cost of fusion next to the answer, and the guard holds on the committed results", () => {
     const cost = costStatements(model.sections, model.manifest, opts).find((c) => c.cost === "exp7-fusion-cost")!;
     expect(cost.section).toBe("Exp. 7 — which emotion estimator makes salience earn its keep");
-    expect(cost.text).toMatch(/^Cost\. Always-on fusion scores below similarity-only on reflective probes \(recall@3\) with every real estimator — hashing: lexicon 0\.\d{3}, vader/);
+    expect(cost.text).toMatch(
+      /^Cost\. Always-on fusion scores below similarity-only on reflective probes \(recall@3\) with every real estimator — hashing: lexicon 0\.\d{3}, vader/,
+    );
     expect(cost.text).toContain("even the oracle (an upper bound) pays");
     expect(checkCostClaims(model.sections, model.manifest)).toEqual([]);
     expect(exp7.indexOf("**Answer.**")).toBeLessThan(exp7.indexOf("**Cost.**"));
@@ -55,14 +59,20 @@ describe("Exp. 7 section", () => {
   });
 
   it("words the answer from the Holm-adjusted tests, and a Holm-significant win when the results record one", () => {
-    expect(exp7).toMatch(/on EpiRec no real estimator·strategy beats similarity-only on any stratum after Holm correction \(\d+ comparisons\); \d+ of the \d+ are significantly below it/);
+    expect(exp7).toMatch(
+      /on EpiRec no real estimator·strategy beats similarity-only on any stratum after Holm correction \(\d+ comparisons\); \d+ of the \d+ are significantly below it/,
+    );
     const ws3 = workspace();
     editJson(join(ws3.results, "exp7_estimators.json"), (d) => {
-      d.runs.hashing.answer.holm.significant_wins = [{ column: "afinn/gated", stratum: "reflective_explicit·high", diff: 0.069, ci95: [0.01, 0.15], p_holm: 0.0123 }];
+      d.runs.hashing.answer.holm.significant_wins = [
+        { column: "afinn/gated", stratum: "reflective_explicit·high", diff: 0.069, ci95: [0.01, 0.15], p_holm: 0.0123 },
+      ];
     });
     const m3 = buildReportModel(readResults(ws3.results));
     const text = renderReadmeSection(m3.sections, m3.manifest, opts);
-    expect(text).toMatch(/on EpiRec 1 of \d+ comparisons beat similarity-only after Holm correction: afinn\/gated on reflective explicit · high 0\.069 \[0\.010, 0\.150\], p \(Holm\) 0\.0123/);
+    expect(text).toMatch(
+      /on EpiRec 1 of \d+ comparisons beat similarity-only after Holm correction: afinn\/gated on reflective explicit · high 0\.069 \[0\.010, 0\.150\], p \(Holm\) 0\.0123/,
+    );
   });
 
   it("marks exactly the Holm-significant differences ▲/▼ and says what the marks mean", () => {
@@ -95,7 +105,9 @@ describe("Exp. 7 section", () => {
     const fig = buildFigureSpecs(readResults(ws.results)).find((f) => f.id === "exp7_quality_gain")!;
     const points = (fig.spec.data as { values: { estimator: string; strategy: string }[] }).values;
     expect(points.length).toBe(12 * embedders); // six estimators × fused and gated, per embedder
-    expect(points.filter((p) => p.estimator === "oracle (upper bound)").map((p) => p.strategy)).toEqual(Array.from({ length: embedders }, () => ["fused", "gated"]).flat());
+    expect(points.filter((p) => p.estimator === "oracle (upper bound)").map((p) => p.strategy)).toEqual(
+      Array.from({ length: embedders }, () => ["fused", "gated"]).flat(),
+    );
     expect(fig.caption).toContain("an upper bound, not a method");
   });
 });

@@ -22,7 +22,9 @@ describe("Exp. 8 in the report", () => {
     const md = readFileSync(readme, "utf8");
     expect(md).toContain("### Exp. 8 — LongMemEval retrieval");
     expect(md).toContain("Not the official LongMemEval data");
-    const doc = JSON.parse(readFileSync(join(dir, "exp8_longmemeval.json"), "utf8")) as { official: Record<string, Record<string, { metrics: Record<string, Record<string, number>> }>> };
+    const doc = JSON.parse(readFileSync(join(dir, "exp8_longmemeval.json"), "utf8")) as {
+      official: Record<string, Record<string, { metrics: Record<string, Record<string, number>> }>>;
+    };
     const turnAll5 = doc.official["flat-bm25"]!.turn!.metrics.turn!["recall_all@5"]!;
     expect(md).toMatch(new RegExp(`\\| turn \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\| ${turnAll5.toFixed(4)} \\|`));
     const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { entries: { id: string; value: unknown }[] };
@@ -30,7 +32,8 @@ describe("Exp. 8 in the report", () => {
     expect(manifest.entries.some((e) => e.id === "exp8.hashing.gated_persode.evidence_recall@5")).toBe(true);
     // the published figures stand beside ours as claims, each with its protocol and source
     expect(md).toContain("Published LongMemEval_S retrieval figures — claims under their own protocols, not measured here");
-    for (const c of LONGMEMEVAL_PUBLISHED_CLAIMS) expect(md).toContain(`| ${c.system} | ${c.kind} | ${c.granularity} | ${c.measure} | ${c.k} | ${c.value.toFixed(4)} |`);
+    for (const c of LONGMEMEVAL_PUBLISHED_CLAIMS)
+      expect(md).toContain(`| ${c.system} | ${c.kind} | ${c.granularity} | ${c.measure} | ${c.k} | ${c.value.toFixed(4)} |`);
     expect(md).toContain("The LongMemEval paper's own retrieval table is not listed");
   });
 });

@@ -10,7 +10,10 @@ import { EXTRA_STRATEGY_COLOURS, OKABE_ITO, strategyColours } from "../src/style
 import { editJson, FIXTURE_RESULTS, tempWorkspace } from "./helpers.js";
 
 /** Every {domain, range} colour scale over the strategy field found anywhere in a spec. */
-function strategyScales(node: unknown, out: Array<{ domain: string[]; range: string[] }> = []): Array<{ domain: string[]; range: string[] }> {
+function strategyScales(
+  node: unknown,
+  out: Array<{ domain: string[]; range: string[] }> = [],
+): Array<{ domain: string[]; range: string[] }> {
   if (Array.isArray(node)) node.forEach((n) => strategyScales(n, out));
   else if (node && typeof node === "object") {
     const o = node as Record<string, any>;
@@ -76,7 +79,9 @@ describe("figure specs", () => {
     expect(scale!.domain).toEqual([...BUILT_IN.map((r) => r.key), "my-bm25"]);
     expect(scale!.range[5]).toBe(EXTRA_STRATEGY_COLOURS[0]);
     const model = buildReportModel(set);
-    expect(renderReadmeSection(model.sections, model.manifest, { figuresHref: "f", reportHref: "r.html" })).toMatch(/\| my-bm25 \| 0\.1525 \[/);
+    expect(renderReadmeSection(model.sections, model.manifest, { figuresHref: "f", reportHref: "r.html" })).toMatch(
+      /\| my-bm25 \| 0\.1525 \[/,
+    );
     // The manifest names the plugin by the slug its file records, not one re-derived from its key ("my-bm25").
     const ids = model.manifest.entries.map((e) => e.id);
     expect(ids).toContain("exp5.hashing.bm25_plugin.evidence_recall@5");
@@ -90,7 +95,9 @@ describe("figure specs", () => {
     editJson(join(ws.results, "exp5_locomo.json"), (d) => {
       d.meta.strategies = d.meta.strategies.filter((r: StrategyRecord) => r.key !== "salience-only");
     });
-    expect(() => readResults(ws.results)).toThrow(/exp5_locomo\.json is not a complete exp5 results file: runs\.hashing\.strategies: strategy "salience-only" has no record in meta\.strategies.*rerun `pnpm bench exp5`/);
+    expect(() => readResults(ws.results)).toThrow(
+      /exp5_locomo\.json is not a complete exp5 results file: runs\.hashing\.strategies: strategy "salience-only" has no record in meta\.strategies.*rerun `pnpm bench exp5`/,
+    );
   });
 
   it("draws one panel per embedder present", () => {
@@ -105,7 +112,9 @@ describe("figure specs", () => {
 
   it("draws CI whiskers from the results' ci95 blocks", () => {
     const exp5 = figures.find((f) => f.id === "exp5_locomo")!.spec as any;
-    const row = exp5.data.values.find((r: any) => r.panel.startsWith("hashing") && r.strategy === "fused (Persode)" && r.group === "recall@5");
+    const row = exp5.data.values.find(
+      (r: any) => r.panel.startsWith("hashing") && r.strategy === "fused (Persode)" && r.group === "recall@5",
+    );
     const file = readResults(FIXTURE_RESULTS).docs.exp5!.data as any;
     expect([row.lo, row.hi]).toEqual(file.runs.hashing.strategies["fused (Persode)"].ci95["evidence_recall@5"]);
   });
@@ -126,11 +135,17 @@ describe("headless rendering", () => {
 
   it("scopes SVG ids per figure and rewrites their references", () => {
     const svg = '<svg><clipPath id="clip7"><rect/></clipPath><g clip-path="url(#clip7)"/><use href="#clip7"/><g id="clip70"/></svg>';
-    expect(scopeSvgIds(svg, "fig")).toBe('<svg><clipPath id="fig-1"><rect/></clipPath><g clip-path="url(#fig-1)"/><use href="#fig-1"/><g id="fig-2"/></svg>');
+    expect(scopeSvgIds(svg, "fig")).toBe(
+      '<svg><clipPath id="fig-1"><rect/></clipPath><g clip-path="url(#fig-1)"/><use href="#fig-1"/><g id="fig-2"/></svg>',
+    );
   });
 
   it("treats a Vega-Lite warning as an error naming the figure", async () => {
-    const bad = { data: { values: [{ a: 1 }] }, mark: "bar", encoding: { x: { field: "a", type: "quantitative" }, y: { field: "a", type: "quantitative", aggregate: "nonsense" } } };
+    const bad = {
+      data: { values: [{ a: 1 }] },
+      mark: "bar",
+      encoding: { x: { field: "a", type: "quantitative" }, y: { field: "a", type: "quantitative", aggregate: "nonsense" } },
+    };
     await expect(renderSvg(bad, "broken_fig")).rejects.toThrow(/broken_fig/);
   });
 });
@@ -158,7 +173,9 @@ describe("palettes and axes", () => {
   });
 
   it("scales score axes to the data, never cutting a whisker", () => {
-    expect([scoreAxisTop(0.2339), scoreAxisTop(0.25), scoreAxisTop(0.35), scoreAxisTop(0.91), scoreAxisTop(0)]).toEqual([0.25, 0.25, 0.35, 1, 0.05]);
+    expect([scoreAxisTop(0.2339), scoreAxisTop(0.25), scoreAxisTop(0.35), scoreAxisTop(0.91), scoreAxisTop(0)]).toEqual([
+      0.25, 0.25, 0.35, 1, 0.05,
+    ]);
     const exp5 = figures.find((f) => f.id === "exp5_locomo")!.spec as any;
     const top = exp5.spec.layer[0].encoding.y.scale.domain[1] as number;
     const highest = Math.max(...exp5.data.values.map((r: any) => Math.max(r.value, r.hi ?? 0)));

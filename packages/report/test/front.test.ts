@@ -6,7 +6,17 @@ import { describe, expect, it } from "vitest";
 import { readResults } from "@persode/results";
 import { headingAnchor } from "../src/findings.js";
 import { checkReadmeHonesty, costStatements } from "../src/honesty.js";
-import { BEGIN_MARKER, checkReadme, END_MARKER, FRONT_BEGIN_MARKER, FRONT_END_MARKER, frontSections, renderDocument, renderReadmeSection, spliceReadme } from "../src/markdown.js";
+import {
+  BEGIN_MARKER,
+  checkReadme,
+  END_MARKER,
+  FRONT_BEGIN_MARKER,
+  FRONT_END_MARKER,
+  frontSections,
+  renderDocument,
+  renderReadmeSection,
+  spliceReadme,
+} from "../src/markdown.js";
 import { buildReportModel } from "../src/model.js";
 import { FIXTURE_RESULTS, REPO_ROOT } from "./helpers.js";
 
@@ -14,7 +24,10 @@ const opts = { figuresHref: "results/figures", reportHref: "results/report.html"
 const committed = buildReportModel(readResults(join(REPO_ROOT, "results")));
 const skeleton = `# P\n\n## Results\n\n${FRONT_BEGIN_MARKER}\n${FRONT_END_MARKER}\n\n## More\n`;
 const front = renderDocument(skeleton, committed.sections, committed.manifest, opts);
-const full = renderReadmeSection(committed.sections, committed.manifest, { figuresHref: "../results/figures", reportHref: "../results/report.html" });
+const full = renderReadmeSection(committed.sections, committed.manifest, {
+  figuresHref: "../results/figures",
+  reportHref: "../results/report.html",
+});
 
 describe("the README's front layout", () => {
   it("shows Exp. 1–6 only, and of Exp. 5 and 6 only the table laid out as the paper lays it out", () => {
@@ -34,7 +47,12 @@ describe("the README's front layout", () => {
     const findings = front.split("\n").filter((l) => l.startsWith("- ") && l.includes("](docs/results.md#"));
     expect(findings.length).toBeGreaterThanOrEqual(5);
     expect(findings.length).toBeLessThanOrEqual(8);
-    const anchors = new Set(full.split("\n").filter((l) => l.startsWith("### ")).map((l) => headingAnchor(l.slice(4))));
+    const anchors = new Set(
+      full
+        .split("\n")
+        .filter((l) => l.startsWith("### "))
+        .map((l) => headingAnchor(l.slice(4))),
+    );
     for (const f of findings) {
       expect(f, f).toMatch(/-?\d\.\d+ \[-?\d\.\d+, -?\d\.\d+\]/);
       const anchor = /\]\(docs\/results\.md#([^)]+)\)\.$/.exec(f)?.[1];
@@ -55,7 +73,13 @@ describe("the README's front layout", () => {
   it("must state the costs of the experiments it shows (Exp. 3, 5, 6), next to their gains", () => {
     expect(checkReadmeHonesty(front, committed.sections, committed.manifest, opts)).toEqual([]);
     const shown = costStatements(frontSections(committed.sections), committed.manifest, opts);
-    expect(shown.map((c) => c.cost).sort()).toEqual(["exp3-plain-loss", "exp3-vague-costs", "exp5-ungated-gap", "exp6-every-stratum", "gate-provenance"]);
+    expect(shown.map((c) => c.cost).sort()).toEqual([
+      "exp3-plain-loss",
+      "exp3-vague-costs",
+      "exp5-ungated-gap",
+      "exp6-every-stratum",
+      "gate-provenance",
+    ]);
     const st = shown.find((c) => c.cost === "exp5-ungated-gap")!;
     const problems = checkReadmeHonesty(front.replace(st.markdown + "\n", ""), committed.sections, committed.manifest, opts);
     expect(problems.join("\n")).toContain("[exp5-ungated-gap]");
@@ -69,6 +93,8 @@ describe("the README's front layout", () => {
   });
 
   it("refuses a document with both kinds of markers", () => {
-    expect(() => spliceReadme(`${BEGIN_MARKER}\n${END_MARKER}\n${FRONT_BEGIN_MARKER}\n${FRONT_END_MARKER}\n`, "x\n")).toThrow(/keep one pair/);
+    expect(() => spliceReadme(`${BEGIN_MARKER}\n${END_MARKER}\n${FRONT_BEGIN_MARKER}\n${FRONT_END_MARKER}\n`, "x\n")).toThrow(
+      /keep one pair/,
+    );
   });
 });

@@ -64,7 +64,9 @@ describe("regression manifest", () => {
     const loosened = structuredClone(manifest);
     const entry = loosened.entries.find((e) => e.id === "exp5.hashing.fused_persode.evidence_recall@5")!;
     entry.tolerance = 1;
-    expect(compareManifests(loosened, manifest)).toEqual(["manifest entry exp5.hashing.fused_persode.evidence_recall@5: tolerance changed from 1 to 0 — regenerate with `pnpm report`"]);
+    expect(compareManifests(loosened, manifest)).toEqual([
+      "manifest entry exp5.hashing.fused_persode.evidence_recall@5: tolerance changed from 1 to 0 — regenerate with `pnpm report`",
+    ]);
   });
 
   it("accepts a model-embedder change inside its tolerance and rejects one outside", () => {
@@ -77,7 +79,9 @@ describe("regression manifest", () => {
       d.runs["all-MiniLM-L6-v2"].strategies["fused (Persode)"].overall.r3 = 0.81;
     });
     const problems = compareManifests(manifest, buildManifest(readResults(ws.results)));
-    expect(problems.join("\n")).toContain("exp6.all-MiniLM-L6-v2.fused_persode.overall.r3 drifted: committed 0.804, results now give 0.810");
+    expect(problems.join("\n")).toContain(
+      "exp6.all-MiniLM-L6-v2.fused_persode.overall.r3 drifted: committed 0.804, results now give 0.810",
+    );
   });
 
   it("fails with the file, the path and the fix when a stated value is missing", () => {
@@ -85,6 +89,8 @@ describe("regression manifest", () => {
     editJson(join(ws.results, "exp3_retrieval.json"), (d) => {
       delete d.conditions.plain["fused (Persode)"].emotional_intrusion;
     });
-    expect(() => buildManifest(readResults(ws.results))).toThrow(/exp3_retrieval\.json: conditions\.plain\["fused \(Persode\)"\]\.emotional_intrusion is missing — rerun `pnpm bench exp3`/);
+    expect(() => buildManifest(readResults(ws.results))).toThrow(
+      /exp3_retrieval\.json: conditions\.plain\["fused \(Persode\)"\]\.emotional_intrusion is missing — rerun `pnpm bench exp3`/,
+    );
   });
 });

@@ -13,7 +13,10 @@ import { REPO_ROOT } from "./helpers.js";
 
 const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
 /** The documents whose samples and commands are checked: the README and the guides that hold what it used to. */
-const DOCUMENTS = ["README.md", ...["library", "extending", "data", "embedders", "estimators", "longmemeval", "performance", "harness"].map((d) => `docs/${d}.md`)];
+const DOCUMENTS = [
+  "README.md",
+  ...["library", "extending", "data", "embedders", "estimators", "longmemeval", "performance", "harness"].map((d) => `docs/${d}.md`),
+];
 const BENCH_CLI = join(REPO_ROOT, "packages", "benchmarks", "dist", "cli.js");
 
 interface Block {
@@ -67,8 +70,11 @@ describe("README and docs library samples run as written", () => {
 
   for (const block of libraryBlocks) {
     it(`the ${block.lang} block at ${block.file}:${block.line} runs with exit 0`, () => {
-      if (!existsSync(join(REPO_ROOT, "packages", "core", "dist", "index.js"))) throw new Error("packages/core is not built: run `pnpm build`");
-      const js = ts.transpileModule(block.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+      if (!existsSync(join(REPO_ROOT, "packages", "core", "dist", "index.js")))
+        throw new Error("packages/core is not built: run `pnpm build`");
+      const js = ts.transpileModule(block.code, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      }).outputText;
       const work = mkdtempSync(join(dir, "sample-"));
       const file = join(dir, `sample-${block.file.replace(/\W/g, "_")}-${block.line}.mjs`);
       writeFileSync(file, js);
@@ -86,7 +92,12 @@ describe("README and docs library samples run as written", () => {
     const library = libraryBlocks.find((b) => b.code.includes("PersodeAgent"))!;
     expect(readFileSync(join(REPO_ROOT, "examples", "library.mjs"), "utf8")).toContain(library.code);
     const work = mkdtempSync(join(dir, "repo-sample-"));
-    const r = spawnSync(process.execPath, [join(REPO_ROOT, "examples", "library.mjs")], { cwd: work, env: offlineEnv(), encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, "examples", "library.mjs")], {
+      cwd: work,
+      env: offlineEnv(),
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(existsSync(join(work, "memories.json"))).toBe(true);
@@ -104,12 +115,16 @@ describe("the CSV samples of docs/data.md form a valid corpus", () => {
     const work = mkdtempSync(join(dir, "csv-"));
     writeFileSync(join(work, "episodes.csv"), csvBlocks[0]!.code);
     writeFileSync(join(work, "probes.csv"), csvBlocks[1]!.code);
-    const r = spawnSync(process.execPath, [BENCH_CLI, "corpus", "--episodes", "episodes.csv", "--probes", "probes.csv", "--out", "out", "--samples", "20"], {
-      cwd: work,
-      env: offlineEnv(),
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [BENCH_CLI, "corpus", "--episodes", "episodes.csv", "--probes", "probes.csv", "--out", "out", "--samples", "20"],
+      {
+        cwd: work,
+        env: offlineEnv(),
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(existsSync(join(work, "out", "corpus_episodes.json"))).toBe(true);
   });
@@ -135,7 +150,8 @@ function commands(): { cmd: string; where: string }[] {
   const out: { cmd: string; where: string }[] = [];
   for (const b of blocks.filter((x) => x.lang === "sh")) {
     b.code.split("\n").forEach((line, i) => {
-      for (const part of line.replace(/\s#.*$/, "").split("&&")) if (part.trim()) out.push({ cmd: part.trim(), where: `${b.file}:${b.line + 1 + i}` });
+      for (const part of line.replace(/\s#.*$/, "").split("&&"))
+        if (part.trim()) out.push({ cmd: part.trim(), where: `${b.file}:${b.line + 1 + i}` });
     });
   }
   for (const file of DOCUMENTS) {
@@ -149,7 +165,9 @@ function commands(): { cmd: string; where: string }[] {
 }
 
 describe("README and docs shell commands name real scripts, targets, options and files", () => {
-  const rootScripts = Object.keys((JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts);
+  const rootScripts = Object.keys(
+    (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts,
+  );
   const PNPM_BUILTINS = new Set(["install", "i", "add", "exec", "dlx"]);
   const REPORT_OPTIONS = new Set(["--results", "--readme", "--no-readme", "--results-doc", "--no-results-doc", "--check"]);
 
@@ -159,7 +177,10 @@ describe("README and docs shell commands name real scripts, targets, options and
     const found = commands();
     expect(found.length).toBeGreaterThan(15);
     for (const { cmd, where } of found) {
-      const words = cmd.replace(/[[\]]/g, " ").split(/\s+/).filter((w) => w && w !== "|" && w !== "…" && w !== "/");
+      const words = cmd
+        .replace(/[[\]]/g, " ")
+        .split(/\s+/)
+        .filter((w) => w && w !== "|" && w !== "…" && w !== "/");
       const [tool, sub, ...rest] = words;
       const flags = rest.filter((w) => w.startsWith("--")).map((w) => w.split("=")[0]!);
       if (tool === "pnpm") {
@@ -167,12 +188,14 @@ describe("README and docs shell commands name real scripts, targets, options and
           const pkg = rest[0]!.replace("@persode/", "");
           const manifest = join(REPO_ROOT, "packages", pkg, "package.json");
           if (!existsSync(manifest)) problems.push(`${where}: ${cmd} — no package ${rest[0]}`);
-          else if (!Object.keys((JSON.parse(readFileSync(manifest, "utf8")) as { scripts: object }).scripts).includes(rest[1]!)) problems.push(`${where}: ${cmd} — ${rest[0]} has no script "${rest[1]}"`);
+          else if (!Object.keys((JSON.parse(readFileSync(manifest, "utf8")) as { scripts: object }).scripts).includes(rest[1]!))
+            problems.push(`${where}: ${cmd} — ${rest[0]} has no script "${rest[1]}"`);
         } else if (!rootScripts.includes(sub!) && !PNPM_BUILTINS.has(sub!)) {
           problems.push(`${where}: ${cmd} — no root script "${sub}"`);
         } else if (sub === "bench") {
           const target = rest[0];
-          if (target !== undefined && !target.startsWith("-") && !target.startsWith("<") && !targets.has(target)) problems.push(`${where}: ${cmd} — unknown target "${target}"`);
+          if (target !== undefined && !target.startsWith("-") && !target.startsWith("<") && !targets.has(target))
+            problems.push(`${where}: ${cmd} — unknown target "${target}"`);
           for (const f of flags) if (!options.has(f)) problems.push(`${where}: ${cmd} — unknown option ${f}`);
         } else if (sub === "report") {
           for (const f of flags) if (!REPORT_OPTIONS.has(f)) problems.push(`${where}: ${cmd} — unknown report option ${f}`);
@@ -185,7 +208,8 @@ describe("README and docs shell commands name real scripts, targets, options and
         problems.push(`${where}: ${cmd} — unrecognised command`);
       }
       // files the command names inside the repository must exist
-      for (const w of rest) if (/^(packages|examples|scripts)\//.test(w) && !existsSync(join(REPO_ROOT, w))) problems.push(`${where}: ${cmd} — no file ${w}`);
+      for (const w of rest)
+        if (/^(packages|examples|scripts)\//.test(w) && !existsSync(join(REPO_ROOT, w))) problems.push(`${where}: ${cmd} — no file ${w}`);
     }
     expect(problems).toEqual([]);
   });
@@ -204,7 +228,10 @@ describe("README and docs shell commands name real scripts, targets, options and
   it("the Quick start's two commands are the ones .ci/run runs as README command 1 and 2", () => {
     const ci = readFileSync(join(REPO_ROOT, ".ci", "run"), "utf8").split("\n");
     const after = (label: string) => ci[ci.findIndex((l) => l.startsWith(`echo "== ${label}`)) + 1]!.trim();
-    const quick = blocks.filter((b) => b.file === "README.md" && b.lang === "sh").slice(0, 2).map((b) => b.code.trim());
+    const quick = blocks
+      .filter((b) => b.file === "README.md" && b.lang === "sh")
+      .slice(0, 2)
+      .map((b) => b.code.trim());
     expect(quick[0]).toBe(after("README command 1"));
     // CI adds only its environment (offline, CI=true) in front of the second
     expect(after("README command 2")).toMatch(new RegExp(`^(?:[A-Z_]+=\\S+ )*${quick[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));

@@ -46,7 +46,10 @@ describe("README results section", () => {
   });
 
   it("names the manifest entry when a README number is edited by hand", () => {
-    const edited = readme.replace("| fused (Persode) | 0.40 | 0.60 | 0.00 | 0.89 | 0.80 | 0.89 |", "| fused (Persode) | 0.40 | 0.60 | 0.00 | 0.89 | 0.90 | 0.89 |");
+    const edited = readme.replace(
+      "| fused (Persode) | 0.40 | 0.60 | 0.00 | 0.89 | 0.80 | 0.89 |",
+      "| fused (Persode) | 0.40 | 0.60 | 0.00 | 0.89 | 0.90 | 0.89 |",
+    );
     expect(edited).not.toBe(readme);
     const problems = checkReadme(edited, model.sections, model.manifest, opts);
     expect(problems).toHaveLength(1);
@@ -77,13 +80,21 @@ describe("README results section", () => {
 describe("honesty guards", () => {
   it("states all five costs with their numbers", () => {
     const costs = costStatements(model.sections, model.manifest, opts);
-    expect(costs.map((c) => c.cost).sort()).toEqual(["exp3-plain-loss", "exp3-vague-costs", "exp5-ungated-gap", "exp6-every-stratum", "gate-provenance"]);
+    expect(costs.map((c) => c.cost).sort()).toEqual([
+      "exp3-plain-loss",
+      "exp3-vague-costs",
+      "exp5-ungated-gap",
+      "exp6-every-stratum",
+      "gate-provenance",
+    ]);
     const text = (id: string) => costs.find((c) => c.cost === id)!.text;
     expect(text("exp3-plain-loss")).toContain("0.80 of the targets against 1.00 for similarity-only");
     expect(text("exp3-vague-costs")).toContain("0.00 of the neutral recent targets (similarity-only 0.33)");
     expect(text("exp3-vague-costs")).toContain("intrusion 0.89 against 0.67");
     expect(text("exp5-ungated-gap")).toContain("hashing 0.1347 against 0.1525");
-    expect(text("exp6-every-stratum")).toContain("factual 0.827 against 0.857, reflective explicit 0.435 against 0.488, reflective implicit 0.292 against 0.310");
+    expect(text("exp6-every-stratum")).toContain(
+      "factual 0.827 against 0.857, reflective explicit 0.435 against 0.488, reflective implicit 0.292 against 0.310",
+    );
     expect(text("gate-provenance")).toContain("added after the first LoCoMo run showed the recall cost of ungated fusion");
     expect(text("gate-provenance")).toContain("fusion iff analyzer E >= 0.6 on the query");
     expect(checkCostClaims(model.sections, model.manifest)).toEqual([]);
@@ -97,7 +108,9 @@ describe("honesty guards", () => {
     const m2 = buildReportModel(readResults(ws.results));
     const problems = checkCostClaims(m2.sections, m2.manifest);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain("exp6.hashing.fused_persode.reflective_implicit.r3 = 0.310 is not below exp6.hashing.similarity-only.reflective_implicit.r3 = 0.310");
+    expect(problems[0]).toContain(
+      "exp6.hashing.fused_persode.reflective_implicit.r3 = 0.310 is not below exp6.hashing.similarity-only.reflective_implicit.r3 = 0.310",
+    );
   });
 
   it("fails when the gate's provenance is missing from the results", () => {

@@ -65,7 +65,9 @@ describe("renderAll and checkAll (fixture results)", () => {
     });
     const r = await checkAll({ resultsDir: copy.results, readmePath: copy.readme });
     expect(r.ok).toBe(false);
-    expect(r.problems.join("\n")).toContain("manifest entry exp3.plain.fused_persode.recall@3 drifted: committed 0.80, results now give 0.90");
+    expect(r.problems.join("\n")).toContain(
+      "manifest entry exp3.plain.fused_persode.recall@3 drifted: committed 0.80, results now give 0.90",
+    );
   }, 60_000);
 
   it("check fails naming the cost when a cost sentence is deleted from the README", async () => {
@@ -84,7 +86,9 @@ describe("renderAll and checkAll (fixture results)", () => {
     await renderAll({ resultsDir: copy.results });
     writeFileSync(join(copy.results, "figures", "exp2_weight_ablation.svg"), "<svg/>\n");
     const r = await checkAll({ resultsDir: copy.results });
-    expect(r.problems).toEqual([`${join(copy.results, "figures", "exp2_weight_ablation.svg")} is out of date with the results — run \`pnpm report\``]);
+    expect(r.problems).toEqual([
+      `${join(copy.results, "figures", "exp2_weight_ablation.svg")} is out of date with the results — run \`pnpm report\``,
+    ]);
     const empty = tempWorkspace();
     expect((await checkAll({ resultsDir: empty.results })).problems[0]).toMatch(/manifest\.json does not exist — run `pnpm report`/);
   }, 60_000);

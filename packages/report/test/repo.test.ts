@@ -32,7 +32,8 @@ describe("committed results, manifest, report and README", () => {
     expect(seen.requests).toEqual([]);
     expect(seen.figures.length).toBeGreaterThanOrEqual(10);
     for (const f of seen.figures) expect(f.width * f.height, f.id).toBeGreaterThan(10_000);
-    // one per cost statement the committed results call for: six, and a seventh once the extended files hold a second neural embedder's runs
+    // one per cost statement the committed results call for: six, and a seventh once the extended files hold a second neural embedder's
+    // runs
     const model = buildReportModel(readResults(results));
     expect(seen.costTexts.length).toBe(model.sections.flatMap((sec) => sec.blocks.filter((b) => b.kind === "cost")).length);
     expect(seen.costTexts.length).toBeGreaterThanOrEqual(6);
@@ -64,7 +65,10 @@ describe("package boundaries (README, Architecture)", () => {
     const heavy = ["@persode/core", "@huggingface/transformers", "onnxruntime-node", "onnxruntime-web"];
     expect(closure("@persode/benchmarks").has("@huggingface/transformers"), "the check must see the harness's ML dependency").toBe(true);
     for (const name of ["@persode/util", "@persode/datasets", "@persode/results", "@persode/report"]) {
-      expect([...closure(name)].filter((d) => heavy.includes(d)), name).toEqual([]);
+      expect(
+        [...closure(name)].filter((d) => heavy.includes(d)),
+        name,
+      ).toEqual([]);
     }
     // benchmarks writes and report reads the one results format
     expect(closure("@persode/benchmarks").has("@persode/results")).toBe(true);
@@ -78,6 +82,8 @@ describe("package boundaries (README, Architecture)", () => {
     expect(core.peerDependencies?.["@huggingface/transformers"]).toBeDefined();
     expect(core.peerDependenciesMeta?.["@huggingface/transformers"]?.optional).toBe(true);
     // The harness runs the neural models, so it brings the same version of the peer.
-    expect(byName.get("@persode/benchmarks")!.dependencies?.["@huggingface/transformers"]).toBe(core.peerDependencies?.["@huggingface/transformers"]);
+    expect(byName.get("@persode/benchmarks")!.dependencies?.["@huggingface/transformers"]).toBe(
+      core.peerDependencies?.["@huggingface/transformers"],
+    );
   });
 });

@@ -24,7 +24,12 @@ function summary(cwd: string): { code: number | null; last: string; out: string 
   return { code: r.status, last: r.stdout.trimEnd().split("\n").at(-1)!, out: r.stdout };
 }
 
-const ok = { numPassedTests: 3, numFailedTests: 0, numPendingTests: 0, testResults: [{ name: "/a.test.ts", status: "passed", assertionResults: [{ status: "passed" }] }] };
+const ok = {
+  numPassedTests: 3,
+  numFailedTests: 0,
+  numPendingTests: 0,
+  testResults: [{ name: "/a.test.ts", status: "passed", assertionResults: [{ status: "passed" }] }],
+};
 
 describe("scripts/test-summary.mjs", () => {
   it("sums passing packages and exits 0", () => {
@@ -38,7 +43,10 @@ describe("scripts/test-summary.mjs", () => {
       numPassedTests: 3,
       numFailedTests: 0,
       numPendingTests: 2,
-      testResults: [...ok.testResults, { name: "/parity.test.ts", status: "failed", assertionResults: [{ status: "skipped" }, { status: "skipped" }] }],
+      testResults: [
+        ...ok.testResults,
+        { name: "/parity.test.ts", status: "failed", assertionResults: [{ status: "skipped" }, { status: "skipped" }] },
+      ],
     };
     const r = summary(workspace({ a: hookFailed }));
     expect(r.last).toBe("Tests: 3 passed, 1 failed, 2 skipped");
@@ -47,12 +55,22 @@ describe("scripts/test-summary.mjs", () => {
   });
 
   it("counts a file that failed to import (no tests at all) as failed", () => {
-    const importFailed = { numPassedTests: 0, numFailedTests: 0, testResults: [{ name: "/x.test.ts", status: "failed", assertionResults: [] }] };
+    const importFailed = {
+      numPassedTests: 0,
+      numFailedTests: 0,
+      testResults: [{ name: "/x.test.ts", status: "failed", assertionResults: [] }],
+    };
     expect(summary(workspace({ a: ok, b: importFailed })).last).toBe("Tests: 3 passed, 1 failed");
   });
 
   it("counts failing tests once, not again as a broken file", () => {
-    const failing = { numPassedTests: 1, numFailedTests: 2, testResults: [{ name: "/y.test.ts", status: "failed", assertionResults: [{ status: "passed" }, { status: "failed" }, { status: "failed" }] }] };
+    const failing = {
+      numPassedTests: 1,
+      numFailedTests: 2,
+      testResults: [
+        { name: "/y.test.ts", status: "failed", assertionResults: [{ status: "passed" }, { status: "failed" }, { status: "failed" }] },
+      ],
+    };
     expect(summary(workspace({ a: failing })).last).toBe("Tests: 1 passed, 2 failed");
   });
 

@@ -3,7 +3,9 @@
  * strategy and gate records, the envelope check, the one writer benchmarks uses and the one reader
  * the report uses (docs/results-format.md). Depends on nothing but @persode/util.
  */
-/** Experiments as declarations: the one list every file name, document kind, runner and report module derives from or is checked against. */
+/**
+ * Experiments as declarations: the one list every file name, document kind, runner and report module derives from or is checked against.
+ */
 export {
   EXPERIMENT_DECLARATIONS,
   EXPERIMENTS,
@@ -79,7 +81,10 @@ export {
   type ResultSet,
 } from "./read.js";
 export { formatPath, parsePath, resolvePath, type PathSegment } from "./json-path.js";
-/** The reproducibility contract (docs/reproducibility.md): each file's class, the tolerances of model-derived values, and the checker behind `pnpm results:check`. */
+/**
+ * The reproducibility contract (docs/reproducibility.md): each file's class, the tolerances of model-derived values, and the checker behind
+ * `pnpm results:check`.
+ */
 export {
   reproducibilityOf,
   toleranceFor,

@@ -13,7 +13,10 @@
 export interface PublishedClaim {
   /** The system as its source names it. */
   system: string;
-  /** "reference": the published values this project reproduces; "paper": peer-reviewed with its evaluation code; "vendor claim": a project's own report, not independently checked. */
+  /**
+   * "reference": the published values this project reproduces; "paper": peer-reviewed with its evaluation code; "vendor claim": a project's
+   * own report, not independently checked.
+   */
   kind: "reference" | "paper" | "vendor claim";
   value: number;
   /** e.g. "recall_any@5": the measure as the source names it. */

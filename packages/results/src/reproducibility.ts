@@ -109,11 +109,15 @@ export const TOLERANCE_RULES: readonly ToleranceRule[] = [
   {
     kind: "metric",
     abs: 0.002,
-    why: "means over queries and their CIs, differences and correlations: a near-tie flip moves a mean over n queries by at most 1/n (1/504 on EpiRec, 1/1535 on LoCoMo); statistics of continuous model outputs move by about 1e-7",
+    why: "means over queries and their CIs, differences and correlations: a near-tie flip moves a mean over n queries by at most 1/n " +
+      "(1/504 on EpiRec, 1/1535 on LoCoMo); statistics of continuous model outputs move by about 1e-7",
   },
 ];
 
-/** Decimals of the fitted parameters a model-derived run publishes (Exp. 7's EmoBank regressor): far above the CPU noise (≈ 1e-7), far below their statistical uncertainty. */
+/**
+ * Decimals of the fitted parameters a model-derived run publishes (Exp. 7's EmoBank regressor): far above the CPU noise (≈ 1e-7), far below
+ * their statistical uncertainty.
+ */
 export const FITTED_DECIMALS = 4;
 
 /** The rule of a model-derived number at a path whose last object key is `key`. */

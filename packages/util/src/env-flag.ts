@@ -3,7 +3,10 @@
  * "offline" never means one thing to the model loader and another to the dataset resolver.
  */
 
-/** Parse a boolean environment flag: "1"/"true"/"yes"/"on" or "0"/"false"/"no"/"off"/empty/unset (any case); anything else throws naming `name`. */
+/**
+ * Parse a boolean environment flag: "1"/"true"/"yes"/"on" or "0"/"false"/"no"/"off"/empty/unset (any case); anything else throws naming
+ * `name`.
+ */
 export function parseEnvFlag(name: string, value: string | undefined): boolean {
   if (value === undefined) return false;
   const v = value.trim().toLowerCase();

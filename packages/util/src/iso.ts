@@ -9,8 +9,7 @@
 /** The outcome of parsing: the instant, or why the text is not one (`syntax` when it is not ISO-8601 at all). */
 export type IsoParse = { ok: true; ms: number } | { ok: false; syntax: boolean; problem: string };
 
-const ISO_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?(?:([zZ])|([+-])(\d{2}):?(\d{2}))?$/;
+const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?(?:([zZ])|([+-])(\d{2}):?(\d{2}))?$/;
 
 /** Days in a month of the proleptic Gregorian calendar (month 1–12). */
 function daysInMonth(year: number, month: number): number {
@@ -27,14 +26,21 @@ export function parseIsoInstant(text: string): IsoParse {
   const dim = daysInMonth(y, mo);
   const zoned = z !== undefined || sign !== undefined;
   const problem =
-    mo < 1 || mo > 12 ? `month ${mos} does not exist` :
-    d < 1 || d > dim ? `${ys}-${mos} has ${dim} days, so day ${ds} does not exist` :
-    hs !== undefined && Number(hs) > 23 ? `hour ${hs} is out of range 00-23` :
-    mis !== undefined && Number(mis) > 59 ? `minute ${mis} is out of range 00-59` :
-    ss !== undefined && Number(ss) > 59 ? `second ${ss} is out of range 00-59` :
-    sign !== undefined && (Number(zhs) > 23 || Number(zms) > 59) ? `zone offset ${sign}${zhs}:${zms} is out of range` :
-    zoned && hs === undefined ? "a zone needs a time of day" :
-    undefined;
+    mo < 1 || mo > 12
+      ? `month ${mos} does not exist`
+      : d < 1 || d > dim
+        ? `${ys}-${mos} has ${dim} days, so day ${ds} does not exist`
+        : hs !== undefined && Number(hs) > 23
+          ? `hour ${hs} is out of range 00-23`
+          : mis !== undefined && Number(mis) > 59
+            ? `minute ${mis} is out of range 00-59`
+            : ss !== undefined && Number(ss) > 59
+              ? `second ${ss} is out of range 00-59`
+              : sign !== undefined && (Number(zhs) > 23 || Number(zms) > 59)
+                ? `zone offset ${sign}${zhs}:${zms} is out of range`
+                : zoned && hs === undefined
+                  ? "a zone needs a time of day"
+                  : undefined;
   if (problem) return { ok: false, syntax: false, problem };
   const t = new Date(0);
   t.setUTCFullYear(y, mo - 1, d);

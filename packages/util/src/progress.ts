@@ -58,7 +58,8 @@ export class Progress {
     this.total = options.total;
     this.unit = options.unit ?? "items";
     this.stream = options.stream ?? process.stderr;
-    this.enabled = options.enabled ?? (process.env.PERSODE_PROGRESS === undefined || parseEnvFlag("PERSODE_PROGRESS", process.env.PERSODE_PROGRESS));
+    this.enabled =
+      options.enabled ?? (process.env.PERSODE_PROGRESS === undefined || parseEnvFlag("PERSODE_PROGRESS", process.env.PERSODE_PROGRESS));
     this.lines = options.lines ?? (this.stream as { isTTY?: boolean }).isTTY !== true;
     this.intervalMs = options.intervalMs ?? 5000;
     this.delayMs = options.delayMs ?? (this.lines ? this.intervalMs : 500);
@@ -85,7 +86,8 @@ export class Progress {
     const now = Date.now();
     if (!this.drawn && now - this.start < this.delayMs) return;
     if (this.lines) {
-      if (this.drawn) this.stream.write(`${this.label}: ${ok ? "done" : "failed"}, ${this.amount()} in ${((now - this.start) / 1000).toFixed(1)} s\n`);
+      if (this.drawn)
+        this.stream.write(`${this.label}: ${ok ? "done" : "failed"}, ${this.amount()} in ${((now - this.start) / 1000).toFixed(1)} s\n`);
       return;
     }
     if (ok) this.draw(now);

@@ -13,7 +13,17 @@ describe("ISO-8601 date-times", () => {
     expect(parseIsoDateTime("2025-03-02T19:30:00.25Z")).toBe(Date.UTC(2025, 2, 2, 19, 30, 0, 250));
   });
   it("rejects invalid dates instead of rolling them over", () => {
-    for (const bad of ["2025-02-29T00:00:00", "2025-13-01", "2025-04-31", "2025-03-02T24:00", "2025-03-02T19:61", "March 2, 2025", "2025-03-02Z", "2025-03-02T19:30+25:00", ""]) {
+    for (const bad of [
+      "2025-02-29T00:00:00",
+      "2025-13-01",
+      "2025-04-31",
+      "2025-03-02T24:00",
+      "2025-03-02T19:61",
+      "March 2, 2025",
+      "2025-03-02Z",
+      "2025-03-02T19:30+25:00",
+      "",
+    ]) {
       expect(parseIsoDateTime(bad), bad).toBeUndefined();
     }
     expect(parseIsoDateTime("2024-02-29T00:00:00")).toBe(Date.UTC(2024, 1, 29));

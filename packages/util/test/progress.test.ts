@@ -17,7 +17,14 @@ function sink(): { stream: Writable; text: () => string } {
 describe("Progress", () => {
   it("draws bytes in MB with a percentage and ends the line", () => {
     const out = sink();
-    const bar = new Progress("Downloading x", { total: 2_097_152, unit: "bytes", delayMs: 0, enabled: true, lines: false, stream: out.stream });
+    const bar = new Progress("Downloading x", {
+      total: 2_097_152,
+      unit: "bytes",
+      delayMs: 0,
+      enabled: true,
+      lines: false,
+      stream: out.stream,
+    });
     bar.update(1_048_576);
     bar.finish();
     expect(out.text()).toContain("Downloading x [##############--------------] 50% 1.0/2.0 MB");
@@ -81,7 +88,11 @@ describe("Progress on a pipe or log (not a TTY): a plain line every few seconds,
 
   it("PERSODE_PROGRESS=0 turns it off, =1 on; any other value is an error naming the variable", () => {
     vi.useFakeTimers({ now: 0 });
-    for (const [value, drawn] of [["0", false], ["off", false], ["1", true]] as const) {
+    for (const [value, drawn] of [
+      ["0", false],
+      ["off", false],
+      ["1", true],
+    ] as const) {
       vi.stubEnv("PERSODE_PROGRESS", value);
       const out = sink();
       const bar = new Progress("x", { total: 2, stream: out.stream });

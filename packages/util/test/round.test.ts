@@ -58,4 +58,3 @@ describe("pyRound (Python round(x, n): exact binary value, ties to even)", () =>
     expect(naiveMismatches).toBeGreaterThan(30);
   });
 });
-

@@ -49,7 +49,6 @@ export interface CorpusIndex {
   episodeOwner: ReadonlyMap<string, string>;
 }
 
-
 /** Age bucket from ages in milliseconds: ≤ 6 days "short", > 30 days "long", else "medium". */
 export function ageBucket(ageMs: number): AgeBucket {
   if (ageMs <= 6 * DAY_MS) return "short";
@@ -67,15 +66,20 @@ export function indexCorpus(corpus: EvaluatedCorpus): CorpusIndex {
   const personaById = new Map<string, IndexedPersona>();
   const episodeOwner = new Map<string, string>();
   for (const persona of corpus.personas) {
-    if (personaById.has(persona.id)) throw new RangeError(`EpiRec corpus: persona id "${persona.id}" occurs twice; persona ids must be unique`);
+    if (personaById.has(persona.id))
+      throw new RangeError(`EpiRec corpus: persona id "${persona.id}" occurs twice; persona ids must be unique`);
     const episodeIds: string[] = [];
     const episodeSet = new Set<string>();
     for (const episode of persona.episodes) {
       if (episodeSet.has(episode.id)) {
-        throw new RangeError(`EpiRec corpus: persona "${persona.id}" has episode id "${episode.id}" twice; episode ids must be unique within a persona`);
+        throw new RangeError(
+          `EpiRec corpus: persona "${persona.id}" has episode id "${episode.id}" twice; episode ids must be unique within a persona`,
+        );
       }
       if (!Number.isFinite(episode.timestampMs)) {
-        throw new RangeError(`EpiRec corpus: episode "${episode.id}" of persona "${persona.id}" has no valid timestamp (${episode.timestampMs})`);
+        throw new RangeError(
+          `EpiRec corpus: episode "${episode.id}" of persona "${persona.id}" has no valid timestamp (${episode.timestampMs})`,
+        );
       }
       episodeIds.push(episode.id);
       episodeSet.add(episode.id);
@@ -85,7 +89,9 @@ export function indexCorpus(corpus: EvaluatedCorpus): CorpusIndex {
       for (const probe of episode.probes) {
         const previous = probeById.get(probe.id);
         if (previous) {
-          throw new RangeError(`EpiRec corpus: probe id "${probe.id}" occurs twice (episodes "${previous.target}" and "${episode.id}"); probe ids must be unique`);
+          throw new RangeError(
+            `EpiRec corpus: probe id "${probe.id}" occurs twice (episodes "${previous.target}" and "${episode.id}"); probe ids must be unique`,
+          );
         }
         const entry: IndexedProbe = {
           probeId: probe.id,

@@ -168,7 +168,8 @@ export function evaluateRankings(
   if (typeof opts.dataSha256 !== "string" || opts.dataSha256 === "") {
     throw new RangeError("evaluateRankings: dataSha256 must be the corpus file's sha256 (a non-empty string)");
   }
-  if (!Number.isInteger(samples) || samples < 1) throw new RangeError(`evaluateRankings: samples must be a positive integer, got ${samples}`);
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new RangeError(`evaluateRankings: samples must be a positive integer, got ${samples}`);
   if (!Number.isSafeInteger(seed)) throw new RangeError(`evaluateRankings: seed must be an integer, got ${seed}`);
   const index = indexCorpus(corpus);
   if (index.probes.length === 0) throw new RangeError("evaluateRankings: the corpus has no probes");
@@ -185,7 +186,12 @@ export function evaluateRankings(
     bootstrap: { samples, seed, unit: "probe" },
     overall: groupReport(outcomes, samples, seed),
     by_probe_type: groupsBy(outcomes, (p) => p.type, samples, seed),
-    by_probe_type_and_intensity: groupsBy(outcomes, (p) => (p.intensityBand === undefined ? undefined : join(p.type, p.intensityBand)), samples, seed),
+    by_probe_type_and_intensity: groupsBy(
+      outcomes,
+      (p) => (p.intensityBand === undefined ? undefined : join(p.type, p.intensityBand)),
+      samples,
+      seed,
+    ),
     by_probe_type_and_age: groupsBy(outcomes, (p) => join(p.type, p.ageBucket), samples, seed),
   };
 }
@@ -217,7 +223,14 @@ export function formatOfficialReport(r: OfficialReport): string {
   const doc = new PyDict([
     ["benchmark", r.benchmark],
     ["data_sha256", r.data_sha256],
-    ["bootstrap", new PyDict([["samples", r.bootstrap.samples], ["seed", r.bootstrap.seed], ["unit", r.bootstrap.unit]])],
+    [
+      "bootstrap",
+      new PyDict([
+        ["samples", r.bootstrap.samples],
+        ["seed", r.bootstrap.seed],
+        ["unit", r.bootstrap.unit],
+      ]),
+    ],
     ["overall", groupJson(r.overall)],
     ["by_probe_type", groupMapJson(r.by_probe_type)],
     ["by_probe_type_and_intensity", groupMapJson(r.by_probe_type_and_intensity)],

@@ -33,7 +33,10 @@ function kindOf(x: unknown): string {
 }
 
 function quoteList(ids: readonly string[], total = ids.length): string {
-  const shown = ids.slice(0, MAX_NAMED).map((id) => JSON.stringify(id)).join(", ");
+  const shown = ids
+    .slice(0, MAX_NAMED)
+    .map((id) => JSON.stringify(id))
+    .join(", ");
   return total > MAX_NAMED ? `${shown} and ${total - MAX_NAMED} more` : shown;
 }
 
@@ -119,10 +122,13 @@ export function parseRankingsJsonl(text: string, corpus: EvaluatedCorpus, fileLa
     const probe = index.probeById.get(probeId as string);
     if (!probe) fail(`unknown probe ${JSON.stringify(probeId)}; it is not a probe of this corpus`);
     if (probe!.personaId !== personaId) {
-      fail(`probe ${JSON.stringify(probeId)} belongs to persona "${probe!.personaId}", but this line lists it under persona ${JSON.stringify(personaId)}`);
+      fail(
+        `probe ${JSON.stringify(probeId)} belongs to persona "${probe!.personaId}", but this line lists it under persona ${JSON.stringify(personaId)}`,
+      );
     }
     const earlier = lineOf.get(probeId as string);
-    if (earlier !== undefined) fail(`duplicate probe ${JSON.stringify(probeId)} (already ranked on line ${earlier}); list each probe exactly once`);
+    if (earlier !== undefined)
+      fail(`duplicate probe ${JSON.stringify(probeId)} (already ranked on line ${earlier}); list each probe exactly once`);
     const problem = rankingProblem(ranking as unknown[], persona!, index);
     if (problem !== null) fail(`probe ${JSON.stringify(probeId)}: ${problem}`);
     rankings.set(probeId as string, ranking as string[]);
@@ -141,7 +147,8 @@ export function validateRankings(index: CorpusIndex, rankings: ReadonlyMap<strin
   for (const [probeId, ranking] of rankings) {
     const probe = index.probeById.get(probeId);
     if (!probe) throw new RankingsError(source, undefined, `unknown probe ${JSON.stringify(probeId)}; it is not a probe of this corpus`);
-    if (!Array.isArray(ranking)) throw new RankingsError(source, undefined, `probe ${JSON.stringify(probeId)}: the ranking must be an array of episode ids`);
+    if (!Array.isArray(ranking))
+      throw new RankingsError(source, undefined, `probe ${JSON.stringify(probeId)}: the ranking must be an array of episode ids`);
     const problem = rankingProblem(ranking, index.personaById.get(probe.personaId)!, index);
     if (problem !== null) throw new RankingsError(source, undefined, `probe ${JSON.stringify(probeId)}: ${problem}`);
   }

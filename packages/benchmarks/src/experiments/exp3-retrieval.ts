@@ -43,7 +43,10 @@ interface ProbeOutcome {
  * of sweep points at the maximum that contains the pre-registered α (else the first such run).
  * @internal exported for tests only: test/findings.test.ts checks the rule on hand-made sweeps.
  */
-export function longTermPlateau(curve: readonly { alpha: number; long_term_recall: number }[], preregistered: number): { from_alpha: number; to_alpha: number; long_term_recall: number } {
+export function longTermPlateau(
+  curve: readonly { alpha: number; long_term_recall: number }[],
+  preregistered: number,
+): { from_alpha: number; to_alpha: number; long_term_recall: number } {
   if (curve.length === 0) throw new RangeError("longTermPlateau: the α sweep is empty");
   const lt = curve.map((p) => p.long_term_recall);
   const max = Math.max(...lt);
@@ -72,7 +75,8 @@ export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<O
   const queries = [...new Set(scenario.probes.flatMap((p) => conditions.map((c) => p[c])))];
   const qVecs = new Map((await embedder.embedBatch(queries, "query")).map((v, i) => [queries[i]!, v]));
 
-  const rankProbe = (s: RetrievalStrategy, query: string) => rankChecked(s, store.context({ text: query, vector: qVecs.get(query)! }, nowMs, columns));
+  const rankProbe = (s: RetrievalStrategy, query: string) =>
+    rankChecked(s, store.context({ text: query, vector: qVecs.get(query)! }, nowMs, columns));
 
   const evaluate = (s: RetrievalStrategy, condition: Condition) => {
     const perQuery: ProbeOutcome[] = [];
@@ -83,12 +87,24 @@ export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<O
       const order = Array.from(rankProbe(s, query), (i) => events[i]!);
       const top = order.slice(0, topK);
       const rank = rankOf(order, p.target);
-      perQuery.push({ query, target: p.target, category: p.category, retrieved: top, target_hit: rank >= 1 && rank <= topK, target_rank: rank });
+      perQuery.push({
+        query,
+        target: p.target,
+        category: p.category,
+        retrieved: top,
+        target_hit: rank >= 1 && rank <= topK,
+        target_rank: rank,
+      });
       const qv = qVecs.get(query)!;
       const targetSim = cosine(qv, memVecs[events.indexOf(p.target)]!);
-      precision.push(top.filter((e) => cosine(qv, memVecs[events.indexOf(e)]!) >= EXP3_PROTOCOL.topical_sim_fraction * targetSim).length / top.length);
+      precision.push(
+        top.filter((e) => cosine(qv, memVecs[events.indexOf(e)]!) >= EXP3_PROTOCOL.topical_sim_fraction * targetSim).length / top.length,
+      );
       if (p.category.startsWith("neutral")) {
-        intrusion.push(top.filter((e) => e !== p.target && store.memories[events.indexOf(e)]!.emotionalIntensity >= SIGNIFICANCE_THRESHOLD).length / top.length);
+        intrusion.push(
+          top.filter((e) => e !== p.target && store.memories[events.indexOf(e)]!.emotionalIntensity >= SIGNIFICANCE_THRESHOLD).length /
+            top.length,
+        );
       }
     }
     return { perQuery, precision, intrusion };
@@ -136,7 +152,9 @@ export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<O
   return {
     reference_now: scenario.reference_now,
     protocol: {
-      note: "pre-registered: every parameter is the library's shipped default, fixed before evaluation; nothing was tuned on these results and no probe was selected after the fact",
+      note:
+        "pre-registered: every parameter is the library's shipped default, fixed before evaluation; nothing was tuned on these results " +
+        "and no probe was selected after the fact",
       ...EXP3_PROTOCOL,
       query_count: scenario.probes.length,
     },
@@ -144,9 +162,12 @@ export async function runExp3(scenario: Scenario, embedder: Embedder): Promise<O
     alpha_curve: alphaCurve,
     salience_prioritization: await salienceCheck(embedder, nowMs),
     notes: {
-      sample_size: "n = 10 hand-labelled probes: one hit moves recall by 0.10, so read the gaps as qualitative mechanism checks, not population estimates.",
+      sample_size:
+        "n = 10 hand-labelled probes: one hit moves recall by 0.10, so read the gaps as qualitative mechanism checks, not population estimates.",
       embedder:
-        "Hashing (lexical) embedder unless stated. With a semantic embedder (--embedder minilm) plain similarity already solves most vague probes, so part of the vague-probe gap is an artefact of lexical matching; the embedder-independent effect is salience_prioritization.",
+        "Hashing (lexical) embedder unless stated. With a semantic embedder (--embedder minilm) plain similarity already solves most " +
+        "vague probes, so part of the vague-probe gap is an artefact of lexical matching; the embedder-independent effect is " +
+        "salience_prioritization.",
       alpha_zero:
         "α = 0 is salience-dominant but not similarity-free: the query similarity still enters salience as C′. The similarity-free baseline is salience-only.",
     },

@@ -40,7 +40,14 @@ export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{
       present += descriptors.filter((d) => d.present).length;
       total += descriptors.length;
       promptsByUtterance.set(utterance, [...(promptsByUtterance.get(utterance) ?? []), prompt]);
-      cases.push({ profile: profile.label, utterance, emotion: a.emotion, mood_cue: moodCue(a.emotion), descriptors, image_prompt: prompt });
+      cases.push({
+        profile: profile.label,
+        utterance,
+        emotion: a.emotion,
+        mood_cue: moodCue(a.emotion),
+        descriptors,
+        image_prompt: prompt,
+      });
     }
   }
   const prompts = [...promptsByUtterance.values()];
@@ -80,7 +87,11 @@ export async function runExp4(scenario: Scenario, embedder: Embedder): Promise<{
       personalization: { descriptor_coverage: { present, total }, profiles_differ: profilesDiffer, shared_mood_cue: sharedMoodCue, cases },
       journals,
     },
-    markdown: md.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n",
+    markdown:
+      md
+        .join("\n")
+        .replace(/\n{3,}/g, "\n\n")
+        .trimEnd() + "\n",
   };
 }
 
@@ -90,9 +101,16 @@ export const exp4: ExperimentRunnerModule = {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
     const file = perRunFile("exp4", ctx.embedderName);
     const mdFile = perRunFile("exp4", ctx.embedderName, ".md");
-    await writeResultFile(join(ctx.out, file), "exp4", { ...json, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }) });
+    await writeResultFile(join(ctx.out, file), "exp4", {
+      ...json,
+      meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }),
+    });
     await writeAtomic(join(ctx.out, mdFile), markdown);
-    const p = json.personalization as { descriptor_coverage: { present: number; total: number }; profiles_differ: boolean; shared_mood_cue: boolean };
+    const p = json.personalization as {
+      descriptor_coverage: { present: number; total: number };
+      profiles_differ: boolean;
+      shared_mood_cue: boolean;
+    };
     return {
       files: [file, mdFile],
       summary: [

@@ -8,21 +8,34 @@ import { pyRound } from "@persode/util";
 import type { LocomoAudit, LocomoConversation, LocomoDataset } from "@persode/datasets";
 import { mean, rankingMetrics } from "../metrics.js";
 import { percentileInterval, resampleTable, type BootstrapSpec } from "../stats/bootstrap.js";
-import { EXP5_PROTOCOL, LOCOMO_CATEGORIES, selectQuestions, type Exp5Hooks, type LocomoExclusions, type LocomoQuestion } from "./exp5-locomo.js";
+import {
+  EXP5_PROTOCOL,
+  LOCOMO_CATEGORIES,
+  selectQuestions,
+  type Exp5Hooks,
+  type LocomoExclusions,
+  type LocomoQuestion,
+} from "./exp5-locomo.js";
 
 /**
  * The audited-gold protocol. Every rule here — in particular the treatment of questions whose audited evidence is
  * empty — was fixed before any audited-gold score was computed, and was not changed after seeing one.
  */
 export const EXP5_AUDIT_PROTOCOL = {
-  note: "a second label set, not ground truth: the audit (dial481/locomo-audit errors.json) was produced by a language model with human review; scores on both golds come from the same rankings as Exp. 5",
+  note:
+    "a second label set, not ground truth: the audit (dial481/locomo-audit errors.json) was produced by a language model with human " +
+    "review; scores on both golds come from the same rankings as Exp. 5",
   audited_gold:
-    "the audit's correct_evidence for each audited question, the dataset's own evidence for every other question; turn ids resolved exactly as for the original gold",
-  inclusion: "the pre-registered Exp. 5 rules applied to each gold separately: category 5 (adversarial) excluded, no evidence excluded, no resolvable turn excluded",
+    "the audit's correct_evidence for each audited question, the dataset's own evidence for every other question; turn ids resolved " +
+    "exactly as for the original gold",
+  inclusion:
+    "the pre-registered Exp. 5 rules applied to each gold separately: category 5 (adversarial) excluded, no evidence excluded, no resolvable turn excluded",
   empty_evidence_rule:
-    "fixed a priori: a question whose audited evidence is empty (or resolves to no turn) is excluded from the audited-gold set — never scored as 0 or 1 — and is counted under evidence_changes.became_empty (became_unresolvable) and excluded.audited",
+    "fixed a priori: a question whose audited evidence is empty (or resolves to no turn) is excluded from the audited-gold set — " +
+    "never scored as 0 or 1 — and is counted under evidence_changes.became_empty (became_unresolvable) and excluded.audited",
   paired:
-    "audited_minus_original is the paired difference of audited-gold and original-gold scores on the questions included under both golds, with a 95 % percentile-bootstrap CI from one set of resamples shared by every strategy",
+    "audited_minus_original is the paired difference of audited-gold and original-gold scores on the questions included under both " +
+    "golds, with a 95 % percentile-bootstrap CI from one set of resamples shared by every strategy",
   top_k_guard: "a run where some conversation's store holds no more memories than a top-k is flagged, since recall@k is then trivially 1",
   top_ks: EXP5_PROTOCOL.top_ks,
   primary_k: EXP5_PROTOCOL.primary_k,
@@ -68,7 +81,12 @@ const keyOf = (q: { conversation: number; qaIndex: number }) => `${q.conversatio
 const setKey = (xs: readonly string[]) => [...new Set(xs)].sort().join("\u0000");
 
 /** Conversation `ci` with the audit's corrected evidence in place of the dataset's for every audited question. */
-export function auditedConversation(c: LocomoConversation, ci: number, audit: LocomoAudit, corrected = new Map(audit.entries.map((e) => [keyOf(e), e.correctEvidence]))): LocomoConversation {
+export function auditedConversation(
+  c: LocomoConversation,
+  ci: number,
+  audit: LocomoAudit,
+  corrected = new Map(audit.entries.map((e) => [keyOf(e), e.correctEvidence])),
+): LocomoConversation {
   return {
     ...c,
     qa: c.qa.map((qa, qi) => {
@@ -128,7 +146,12 @@ export function topKGuard(data: LocomoDataset, topKs: readonly number[]): TopKGu
   const sizes = data.conversations.map((c) => c.sessions.reduce((n, s) => n + s.turns.length, 0));
   const maxK = Math.max(...topKs);
   const conversations = data.conversations.filter((_, i) => sizes[i]! <= maxK).map((c) => c.sampleId);
-  return { top_ks: [...topKs], store_sizes: { min: Math.min(...sizes), max: Math.max(...sizes) }, flagged: conversations.length > 0, conversations };
+  return {
+    top_ks: [...topKs],
+    store_sizes: { min: Math.min(...sizes), max: Math.max(...sizes) },
+    flagged: conversations.length > 0,
+    conversations,
+  };
 }
 
 /** Per-question metric columns of one strategy on one question set. */
@@ -163,7 +186,10 @@ class ScoredSet {
     const out = new Map<string, Columns>();
     for (const [k, s] of this.scores) {
       const missing = s.seen.indexOf(0);
-      if (missing >= 0) throw new Error(`exp5 audited gold: strategy "${k}" never ranked ${gold}-gold question ${keyOf(this.questions[missing]!)} — the hooks were not called for every question`);
+      if (missing >= 0)
+        throw new Error(
+          `exp5 audited gold: strategy "${k}" never ranked ${gold}-gold question ${keyOf(this.questions[missing]!)} — the hooks were not called for every question`,
+        );
       out.set(k, s.columns);
     }
     return out;
@@ -239,7 +265,9 @@ export class AuditScorer {
       const qs = this.sets[g].questions;
       const ci = intervals(qs.length, (s, m) => cols[g].get(s)![m], METRICS, g === "original" ? originalLabel : `${label}/${g}`);
       const catIdx = cats.map(({ c }) => qs.flatMap((q, i) => (q.category === c ? [i] : [])));
-      const catCi = cats.map(({ name }, k) => intervals(catIdx[k]!.length, (s, m) => pick(cols[g].get(s)![m], catIdx[k]!), CATEGORY_METRICS, `${label}/${g}/${name}`));
+      const catCi = cats.map(({ name }, k) =>
+        intervals(catIdx[k]!.length, (s, m) => pick(cols[g].get(s)![m], catIdx[k]!), CATEGORY_METRICS, `${label}/${g}/${name}`),
+      );
       for (const s of strategies) {
         const c = cols[g].get(s)!;
         const entry: Record<string, unknown> = Object.fromEntries(METRICS.map((m) => [m, r4(mean(c[m]))]));
@@ -264,7 +292,8 @@ export class AuditScorer {
       const j = auditedIndex.get(keyOf(q));
       return j === undefined ? [] : [[i, j] as const];
     });
-    const side = (s: string, g: Gold, m: Metric, ks: readonly number[]) => Float64Array.from(ks, (k) => cols[g].get(s)![m][pairs[k]![g === "original" ? 0 : 1]]!);
+    const side = (s: string, g: Gold, m: Metric, ks: readonly number[]) =>
+      Float64Array.from(ks, (k) => cols[g].get(s)![m][pairs[k]![g === "original" ? 0 : 1]]!);
     const delta = (s: string, m: Metric, ks: readonly number[]) => {
       const a = side(s, "audited", m, ks);
       const o = side(s, "original", m, ks);
@@ -273,7 +302,9 @@ export class AuditScorer {
     const all = pairs.map((_, k) => k);
     const pairedCats = cats.map(({ c }) => all.filter((k) => this.gold.original[pairs[k]![0]]!.category === c));
     const pairedCi = intervals(all.length, (s, m) => delta(s, m, all), PAIRED_CI_METRICS, `${label}/paired`);
-    const pairedCatCi = cats.map(({ name }, k) => intervals(pairedCats[k]!.length, (s, m) => delta(s, m, pairedCats[k]!), PAIRED_CI_METRICS, `${label}/paired/${name}`));
+    const pairedCatCi = cats.map(({ name }, k) =>
+      intervals(pairedCats[k]!.length, (s, m) => delta(s, m, pairedCats[k]!), PAIRED_CI_METRICS, `${label}/paired/${name}`),
+    );
     const diffBlock = (s: string, ks: readonly number[], metrics: readonly Metric[], cci: ReturnType<typeof intervals>) =>
       Object.fromEntries(
         metrics.map((m) => {
@@ -293,7 +324,12 @@ export class AuditScorer {
         audited_minus_original: {
           query_count: pairs.length,
           ...diffBlock(s, all, METRICS, pairedCi),
-          by_category: Object.fromEntries(cats.map(({ name }, k) => [name, { n: pairedCats[k]!.length, ...diffBlock(s, pairedCats[k]!, CATEGORY_METRICS, pairedCatCi[k]) }])),
+          by_category: Object.fromEntries(
+            cats.map(({ name }, k) => [
+              name,
+              { n: pairedCats[k]!.length, ...diffBlock(s, pairedCats[k]!, CATEGORY_METRICS, pairedCatCi[k]) },
+            ]),
+          ),
         },
       };
     }

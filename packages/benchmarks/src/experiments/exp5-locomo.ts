@@ -1,4 +1,12 @@
-import { LexiconAnalyzer, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder, type MemoryInit, type RetrievalStrategy } from "@persode/core";
+import {
+  LexiconAnalyzer,
+  SIGNIFICANCE_THRESHOLD,
+  extendedStrategies,
+  strategies,
+  type Embedder,
+  type MemoryInit,
+  type RetrievalStrategy,
+} from "@persode/core";
 import { LOCOMO_CATEGORY_NAMES, type LocomoConversation, type LocomoDataset } from "@persode/datasets";
 import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
@@ -12,7 +20,9 @@ import { rankGroups, type RankingGroup, type RankingQuery } from "../ranking-loo
 import { inPhase } from "../phases.js";
 
 /** LoCoMo QA categories 1–4 named by the dataset's one category map (5, adversarial, is excluded a priori). */
-export const LOCOMO_CATEGORIES: Record<number, string> = Object.fromEntries(Object.entries(LOCOMO_CATEGORY_NAMES).filter(([k]) => k !== "5"));
+export const LOCOMO_CATEGORIES: Record<number, string> = Object.fromEntries(
+  Object.entries(LOCOMO_CATEGORY_NAMES).filter(([k]) => k !== "5"),
+);
 
 const DIA_ID_RE = /D\d+:\d+/g;
 
@@ -42,7 +52,12 @@ export function turnText(t: { speaker: string; text: string; caption?: string })
  * Apply the pre-registered inclusion rules (docs/spec.md §7 Exp. 5) to one conversation's QA; `categories` is the
  * question set's (§11: Exp. 5's 1–4 by default, a category outside it counted as adversarial_cat5).
  */
-export function selectQuestions(conv: LocomoConversation, convIndex: number, excluded: LocomoExclusions, categories: readonly number[] = [1, 2, 3, 4]): LocomoQuestion[] {
+export function selectQuestions(
+  conv: LocomoConversation,
+  convIndex: number,
+  excluded: LocomoExclusions,
+  categories: readonly number[] = [1, 2, 3, 4],
+): LocomoQuestion[] {
   const known = new Set(conv.sessions.flatMap((s) => s.turns.map((t) => t.diaId)));
   const out: LocomoQuestion[] = [];
   conv.qa.forEach((qa, qaIndex) => {
@@ -56,7 +71,10 @@ export function selectQuestions(conv: LocomoConversation, convIndex: number, exc
   return out;
 }
 
-/** A conversation as a store: one memory per turn (analyzer E and emotion, C = 0.5, created = session time + 1 s per turn), now = last session + 1 day; its turn ids by memory index. */
+/**
+ * A conversation as a store: one memory per turn (analyzer E and emotion, C = 0.5, created = session time + 1 s per turn), now = last
+ * session + 1 day; its turn ids by memory index.
+ */
 export function conversationStore(
   conv: LocomoConversation,
   analyze: (text: string) => { event?: string; emotion?: string; hashtags?: string[]; intensity: number },
@@ -71,7 +89,16 @@ export function conversationStore(
     session.turns.forEach((t, i) => {
       const text = turnText(t);
       const a = analyze(text);
-      memories.push({ id: `${conv.sampleId}#${diaIds.length}`, text, event: a.event, emotion: a.emotion, hashtags: a.hashtags, emotionalIntensity: a.intensity, contextualRelevance: 0.5, createdAt: session.timestampMs + i * 1000 });
+      memories.push({
+        id: `${conv.sampleId}#${diaIds.length}`,
+        text,
+        event: a.event,
+        emotion: a.emotion,
+        hashtags: a.hashtags,
+        emotionalIntensity: a.intensity,
+        contextualRelevance: 0.5,
+        createdAt: session.timestampMs + i * 1000,
+      });
       memoryVectors.push(vectors.get(text)!);
       diaIds.push(t.diaId);
     });
@@ -80,7 +107,11 @@ export function conversationStore(
 }
 
 /** The ranking queries of some questions, E from `intensity`. */
-export function questionQueries(qs: readonly LocomoQuestion[], intensity: (text: string) => number, vectors: ReadonlyMap<string, Float64Array>): RankingQuery[] {
+export function questionQueries(
+  qs: readonly LocomoQuestion[],
+  intensity: (text: string) => number,
+  vectors: ReadonlyMap<string, Float64Array>,
+): RankingQuery[] {
   return qs.map((q) => ({ text: q.question, vector: vectors.get(q.question)!, intensity: intensity(q.question) }));
 }
 
@@ -131,7 +162,17 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
   const questions = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded));
   const texts = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
   const extra = hooks.extraQuestions ?? [];
-  const vectors = await embedByRole(embedder, [...inRole(texts, "document"), ...inRole([...questions, ...extra].map((q) => q.question), "query")], "exp5");
+  const vectors = await embedByRole(
+    embedder,
+    [
+      ...inRole(texts, "document"),
+      ...inRole(
+        [...questions, ...extra].map((q) => q.question),
+        "query",
+      ),
+    ],
+    "exp5",
+  );
   const paper = strategies();
   const strats = extendedStrategies(); // the paper's strategies first, in the same order
   const n = questions.length;
@@ -151,7 +192,14 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     questions.forEach((q, i) => q.conversation === c && (asked.push(q), mainOf.push(i)));
     extra.forEach((q) => q.conversation === c && (asked.push(q), mainOf.push(-1)));
   });
-  const groups = stores.map((st, c) => ({ ...st, queries: questionQueries(asked.filter((q) => q.conversation === c), (q) => analyzer.analyzeSync(q).intensity, vectors.query) }));
+  const groups = stores.map((st, c) => ({
+    ...st,
+    queries: questionQueries(
+      asked.filter((q) => q.conversation === c),
+      (q) => analyzer.analyzeSync(q).intensity,
+      vectors.query,
+    ),
+  }));
   const idBytes = stores.map((st) => RankingsWriter.encodeIds(st.diaIds));
   let rankedMemories = 0;
   let relevant: Uint8Array = new Uint8Array(0);
@@ -192,8 +240,19 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
   mainOf.forEach((qi, ai) => qi >= 0 && (fires[qi] = fired[ai]!));
 
   const r4 = (x: number) => pyRound(x, 4);
-  const metricArrays = (sc: StrategyScores) => ({ "evidence_recall@5": sc.r5, "evidence_recall@10": sc.r10, "hit@5": sc.h5, "hit@10": sc.h10, mrr: sc.mrr });
-  const uncertainty = strategyUncertainty(paper.map((s, si) => ({ key: s.key, values: metricArrays(scores[si]!) })), spec, `exp5/${embedder.name}`, 4);
+  const metricArrays = (sc: StrategyScores) => ({
+    "evidence_recall@5": sc.r5,
+    "evidence_recall@10": sc.r10,
+    "hit@5": sc.h5,
+    "hit@10": sc.h10,
+    mrr: sc.mrr,
+  });
+  const uncertainty = strategyUncertainty(
+    paper.map((s, si) => ({ key: s.key, values: metricArrays(scores[si]!) })),
+    spec,
+    `exp5/${embedder.name}`,
+    4,
+  );
   const out: Record<string, unknown> = {};
   paper.forEach((s, si) => {
     const sc = scores[si]!;
@@ -244,9 +303,10 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
 
 /** The Exp. 5 protocol block (fixed before any result was computed). */
 export const EXP5_PROTOCOL = {
-  note: "pre-registered: memory construction, strategies, metrics and QA inclusion rules were fixed before any result was computed; scorer and fusion use the shipped defaults; the adversarial category is excluded a priori (unanswerable by design)",
-  gate_provenance:
-    `the gated strategy was ADDED after the first run showed that ungated fusion costs recall on factual QA; its rule (analyzer E >= ${SIGNIFICANCE_THRESHOLD}, the library's existing significance threshold) was fixed before it was evaluated and was not tuned on LoCoMo`,
+  note:
+    "pre-registered: memory construction, strategies, metrics and QA inclusion rules were fixed before any result was computed; scorer " +
+    "and fusion use the shipped defaults; the adversarial category is excluded a priori (unanswerable by design)",
+  gate_provenance: `the gated strategy was ADDED after the first run showed that ungated fusion costs recall on factual QA; its rule (analyzer E >= ${SIGNIFICANCE_THRESHOLD}, the library's existing significance threshold) was fixed before it was evaluated and was not tuned on LoCoMo`,
   alpha: 0.5,
   top_ks: [5, 10],
   primary_k: 5,

@@ -1,7 +1,26 @@
 import { join } from "node:path";
 import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
-import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile, type AuditedFile, type ProtocolsFile, PUBLISHED_CLAIMS } from "@persode/results";
-import { declaredProvenance, describeEmbedder, meta, mergeRuns, mergeablePrevious, readPrevious, runsAfter, strategyRecordsOfRuns, writeAtomic } from "../results.js";
+import {
+  EXTENDED_FILES,
+  RESULT_FILES,
+  rankingsDir,
+  rankingsStem,
+  writeResultFile,
+  type AuditedFile,
+  type ProtocolsFile,
+  PUBLISHED_CLAIMS,
+} from "@persode/results";
+import {
+  declaredProvenance,
+  describeEmbedder,
+  meta,
+  mergeRuns,
+  mergeablePrevious,
+  readPrevious,
+  runsAfter,
+  strategyRecordsOfRuns,
+  writeAtomic,
+} from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
@@ -10,13 +29,15 @@ import { writeExtendedFile } from "../extended-results.js";
 import { LadderScorer, combineHooks, questionKey } from "../locomo-protocols.js";
 import { LADDER_MEASURES, LOCOMO_QUESTION_SETS } from "../protocols.js";
 
-
 /** The protocol block of the ladder file (docs/spec.md §11). */
 export const EXP5_PROTOCOLS_PROTOCOL = {
   note: "the same rankings as Exp. 5 (every strategy of the extended set), scored under every protocol: granularity × measure × k × question set × gold",
   definitions: "docs/spec.md §11",
   measures: LADDER_MEASURES.map((m) => m.name),
-  granularity: { turn: "the ranked turns", session: "sessions ranked by their best-ranked turn; gold sessions = the sessions holding a gold turn" },
+  granularity: {
+    turn: "the ranked turns",
+    session: "sessions ranked by their best-ranked turn; gold sessions = the sessions holding a gold turn",
+  },
   question_sets: Object.fromEntries(Object.entries(LOCOMO_QUESTION_SETS).map(([k, v]) => [k, v.note])),
   golds: { original: "the dataset's evidence", audited: "the label audit's corrected evidence (exp5_locomo_audited.json's rules)" },
   claims: "published numbers with the protocol each was measured under; a claim is reproduced only where it names a ladder protocol",
@@ -57,54 +78,90 @@ export const exp5: ExperimentRunnerModule = {
     if (ctx.paperFormat) {
       const { runs, strategies: records } = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, run);
       await writeResultFile(path, "exp5", {
-        benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
-        protocol: EXP5_PROTOCOL,
-        bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
-        runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, { datasets: declaredProvenance("exp5", { locomo: data.sha256 }), strategies: records }),
-      });
-    }
-    await writeResultFile(auditPath, "exp5-audit", {
         benchmark: {
-          name: "LoCoMo (Maharana et al., ACL 2024) with audited evidence",
+          name: "LoCoMo (Maharana et al., ACL 2024)",
           url: "https://github.com/snap-research/locomo",
           license: LOCOMO.license,
           data_sha256: data.sha256,
-          audit: {
-            name: "LoCoMo gold-label audit (dial481/locomo-audit, errors.json)",
-            url: LOCOMO_AUDIT.url,
-            license: LOCOMO_AUDIT.license,
-            provenance: "produced by a language model with human review: a second label set, not ground truth",
-            data_sha256: audit.sha256,
-          },
         },
-        protocol: { ...EXP5_PROTOCOL, audited_gold: EXP5_AUDIT_PROTOCOL },
+        protocol: EXP5_PROTOCOL,
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
-        runs: auditRuns,
-        meta: meta(ctx.seed, Object.keys(auditRuns), ctx.target, data.sha256, { audit_sha256: audit.sha256, datasets: declaredProvenance("exp5-audit", { locomo: data.sha256, "locomo-audit": audit.sha256 }), strategies: auditRecords }),
+        runs,
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, {
+          datasets: declaredProvenance("exp5", { locomo: data.sha256 }),
+          strategies: records,
+        }),
+      });
+    }
+    await writeResultFile(auditPath, "exp5-audit", {
+      benchmark: {
+        name: "LoCoMo (Maharana et al., ACL 2024) with audited evidence",
+        url: "https://github.com/snap-research/locomo",
+        license: LOCOMO.license,
+        data_sha256: data.sha256,
+        audit: {
+          name: "LoCoMo gold-label audit (dial481/locomo-audit, errors.json)",
+          url: LOCOMO_AUDIT.url,
+          license: LOCOMO_AUDIT.license,
+          provenance: "produced by a language model with human review: a second label set, not ground truth",
+          data_sha256: audit.sha256,
+        },
+      },
+      protocol: { ...EXP5_PROTOCOL, audited_gold: EXP5_AUDIT_PROTOCOL },
+      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
+      runs: auditRuns,
+      meta: meta(ctx.seed, Object.keys(auditRuns), ctx.target, data.sha256, {
+        audit_sha256: audit.sha256,
+        datasets: declaredProvenance("exp5-audit", { locomo: data.sha256, "locomo-audit": audit.sha256 }),
+        strategies: auditRecords,
+      }),
     });
     const protocolsFile = RESULT_FILES["exp5-protocols"];
     const protocolsPath = join(ctx.out, protocolsFile);
     const previousProtocols = mergeablePrevious(await readPrevious(protocolsPath), data.sha256, ctx);
-    const keptProtocols = (previousProtocols?.benchmark as { audit_sha256?: unknown } | undefined)?.audit_sha256 === audit.sha256 ? previousProtocols : undefined;
-    const protocolRuns = mergeRuns(keptProtocols, ctx.embedderName, { embedder: describeEmbedder(embedder), ...ladder.summary({ seed: ctx.seed, samples: ctx.samples }, `exp5-protocols/${embedder.name}`) }) as ProtocolsFile["runs"];
+    const keptProtocols =
+      (previousProtocols?.benchmark as { audit_sha256?: unknown } | undefined)?.audit_sha256 === audit.sha256
+        ? previousProtocols
+        : undefined;
+    const protocolRuns = mergeRuns(keptProtocols, ctx.embedderName, {
+      embedder: describeEmbedder(embedder),
+      ...ladder.summary({ seed: ctx.seed, samples: ctx.samples }, `exp5-protocols/${embedder.name}`),
+    }) as ProtocolsFile["runs"];
     await writeResultFile(protocolsPath, "exp5-protocols", {
-      benchmark: { name: "LoCoMo (Maharana et al., ACL 2024) under every protocol", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256, audit_sha256: audit.sha256 },
+      benchmark: {
+        name: "LoCoMo (Maharana et al., ACL 2024) under every protocol",
+        url: "https://github.com/snap-research/locomo",
+        license: LOCOMO.license,
+        data_sha256: data.sha256,
+        audit_sha256: audit.sha256,
+      },
       protocol: EXP5_PROTOCOLS_PROTOCOL,
       bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
       claims: [...PUBLISHED_CLAIMS],
       runs: protocolRuns,
-      meta: meta(ctx.seed, Object.keys(protocolRuns), ctx.target, data.sha256, { audit_sha256: audit.sha256, datasets: declaredProvenance("exp5-protocols", { locomo: data.sha256, "locomo-audit": audit.sha256 }), strategies: strategyRecordsOfRuns(protocolRuns, keptProtocols) }),
+      meta: meta(ctx.seed, Object.keys(protocolRuns), ctx.target, data.sha256, {
+        audit_sha256: audit.sha256,
+        datasets: declaredProvenance("exp5-protocols", { locomo: data.sha256, "locomo-audit": audit.sha256 }),
+        strategies: strategyRecordsOfRuns(protocolRuns, keptProtocols),
+      }),
     });
     files.push(protocolsFile);
     const strategies = r.run.strategies as Record<string, Record<string, number>>;
-    const auditedStrategies = audited.strategies as Record<string, { audited_minus_original: Record<string, { original: number; audited: number; diff: number }> }>;
+    const auditedStrategies = audited.strategies as Record<
+      string,
+      { audited_minus_original: Record<string, { original: number; audited: number; diff: number }> }
+    >;
     const extFile = EXTENDED_FILES.exp5;
     await writeExtendedFile({
       out: ctx.out,
       file: extFile,
       paperFile: file,
-      benchmark: { name: "LoCoMo (Maharana et al., ACL 2024)", url: "https://github.com/snap-research/locomo", license: LOCOMO.license, data_sha256: data.sha256 },
+      benchmark: {
+        name: "LoCoMo (Maharana et al., ACL 2024)",
+        url: "https://github.com/snap-research/locomo",
+        license: LOCOMO.license,
+        data_sha256: data.sha256,
+      },
       protocol: { paper_protocol: EXP5_PROTOCOL },
       unit: "question",
       seed: ctx.seed,
@@ -121,14 +178,23 @@ export const exp5: ExperimentRunnerModule = {
     return {
       files,
       summary: [
-        ...Object.entries(ctx.paperFormat ? strategies : {}).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
+        ...Object.entries(ctx.paperFormat ? strategies : {}).map(([k, v]): [string, string] => [
+          `${k} [${ctx.embedderName}]`,
+          `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`,
+        ]),
         ...Object.entries(auditedStrategies).map(([k, v]): [string, string] => {
           const d = v.audited_minus_original["evidence_recall@5"]!;
-          return [`${k} [${ctx.embedderName}, audited gold]`, `recall@5 ${d.audited} against ${d.original} on the original gold (same questions; difference ${d.diff})`];
+          return [
+            `${k} [${ctx.embedderName}, audited gold]`,
+            `recall@5 ${d.audited} against ${d.original} on the original gold (same questions; difference ${d.diff})`,
+          ];
         }),
         ...Object.entries(extended)
           .filter(([k]) => !(ctx.paperFormat && k in strategies))
-          .map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}, extended]`, `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`]),
+          .map(([k, v]): [string, string] => [
+            `${k} [${ctx.embedderName}, extended]`,
+            `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`,
+          ]),
       ],
       counters: { questions: r.questions, rankings: r.questions * Object.keys(extended).length, ranked_memories: r.rankedMemories },
     };

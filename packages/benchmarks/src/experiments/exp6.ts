@@ -26,14 +26,26 @@ export const exp6: ExperimentRunnerModule = {
     if (ctx.paperFormat) {
       const { runs, strategies: records } = await runsAfter(path, corpus.sha256, ctx, ctx.embedderName, embedder, r.run);
       await writeResultFile(path, "exp6", {
-        benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
+        benchmark: {
+          name: corpus.name,
+          url: "https://github.com/sukoji/epirec",
+          probes: counts.probes,
+          personas: counts.personas,
+          license: EPIREC.license,
+          data_sha256: corpus.sha256,
+        },
         protocol: {
-          note: "pre-registered (EpiRec GENERATION_SPEC.md): the corpus was frozen before any strategy ran; authored labels never enter retrieval — E comes from the system's own analyzer",
+          note:
+            "pre-registered (EpiRec GENERATION_SPEC.md): the corpus was frozen before any strategy ran; authored labels never enter " +
+            "retrieval — E comes from the system's own analyzer",
           ...EPISODIC_PROTOCOL,
         },
         bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "probe", method: "percentile" },
         runs,
-        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, { datasets: declaredProvenance("exp6", { epirec: corpus.sha256 }), strategies: records }),
+        meta: meta(ctx.seed, Object.keys(runs), ctx.target, corpus.sha256, {
+          datasets: declaredProvenance("exp6", { epirec: corpus.sha256 }),
+          strategies: records,
+        }),
       });
     }
     const extFile = EXTENDED_FILES.exp6;
@@ -41,7 +53,14 @@ export const exp6: ExperimentRunnerModule = {
       out: ctx.out,
       file: extFile,
       paperFile: file,
-      benchmark: { name: corpus.name, url: "https://github.com/sukoji/epirec", probes: counts.probes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
+      benchmark: {
+        name: corpus.name,
+        url: "https://github.com/sukoji/epirec",
+        probes: counts.probes,
+        personas: counts.personas,
+        license: EPIREC.license,
+        data_sha256: corpus.sha256,
+      },
       protocol: EPISODIC_PROTOCOL,
       unit: "probe",
       seed: ctx.seed,
@@ -59,10 +78,16 @@ export const exp6: ExperimentRunnerModule = {
     return {
       files,
       summary: [
-        ...Object.entries(ctx.paperFormat ? strategies : {}).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`]),
+        ...Object.entries(ctx.paperFormat ? strategies : {}).map(([k, v]): [string, string] => [
+          `${k} [${ctx.embedderName}]`,
+          `recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`,
+        ]),
         ...Object.entries(extended)
           .filter(([k]) => !(ctx.paperFormat && k in strategies))
-          .map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}, extended]`, `recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}`]),
+          .map(([k, v]): [string, string] => [
+            `${k} [${ctx.embedderName}, extended]`,
+            `recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}`,
+          ]),
       ],
       counters: { probes: r.probes, rankings: r.probes * Object.keys(extended).length, ranked_memories: r.rankedMemories },
     };

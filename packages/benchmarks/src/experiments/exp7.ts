@@ -5,12 +5,33 @@ import { EMOBANK, EPIREC, LOCOMO, corpusCounts, loadEmoBank, sha256Hex } from "@
 import { ORACLE_DESCRIPTION, buildEstimators } from "../emotion-estimators.js";
 import { locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
 import { estimatorQuality } from "../estimator-quality.js";
-import { BASELINE, EXP7_ALPHA, EXP7_P_DIGITS, MODES, columnKey, gateRates, rankWithEstimators, strata, summarizeRetrieval, type PairedVsSimilarity, type PerProbeTable } from "../estimator-retrieval.js";
+import {
+  BASELINE,
+  EXP7_ALPHA,
+  EXP7_P_DIGITS,
+  MODES,
+  columnKey,
+  gateRates,
+  rankWithEstimators,
+  strata,
+  summarizeRetrieval,
+  type PairedVsSimilarity,
+  type PerProbeTable,
+} from "../estimator-retrieval.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "../stats/randomization.js";
 import { EPISODIC_PROTOCOL } from "../episodic.js";
 import { mean } from "../metrics.js";
 import { bootstrapStatistics, pearson, pick, type StatWithCi } from "../stats/correlation.js";
-import { EXP7_PER_ITEM_FILE, RESULT_FILES, emobankModelFile, formatResultJson, reproducibilityOf, writeResultFile, writeResultText, type SignificanceRecord } from "@persode/results";
+import {
+  EXP7_PER_ITEM_FILE,
+  RESULT_FILES,
+  emobankModelFile,
+  formatResultJson,
+  reproducibilityOf,
+  writeResultFile,
+  writeResultText,
+  type SignificanceRecord,
+} from "@persode/results";
 import { declaredProvenance, libraryGate, meta, runsAfter } from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
@@ -40,7 +61,8 @@ function memoized(est: EmotionEstimator): EmotionEstimator {
     ...(est.upperBound ? { upperBound: true } : {}),
     async estimate(texts) {
       const todo = [...new Set(texts.filter((t) => !cache.has(t)))];
-      if (todo.length > 0) (await est.estimate(todo)).forEach((e, i) => cache.set(todo[i]!, checkEstimate(e, `estimator "${est.name}"`, todo[i]!)));
+      if (todo.length > 0)
+        (await est.estimate(todo)).forEach((e, i) => cache.set(todo[i]!, checkEstimate(e, `estimator "${est.name}"`, todo[i]!)));
       return texts.map((t) => cache.get(t)!);
     },
   };
@@ -78,7 +100,10 @@ function headroomClosed(table: PerProbeTable, estimators: readonly EmotionEstima
  * whose Holm-adjusted randomization test rejects at α with a gain (wins) or a loss (losses), and the
  * number of comparisons tested (real estimator·strategy columns × strata).
  */
-function holmOutcome(retrieval: Record<string, Record<string, { paired_vs_similarity?: PairedVsSimilarity }>>, realColumns: readonly string[]) {
+function holmOutcome(
+  retrieval: Record<string, Record<string, { paired_vs_similarity?: PairedVsSimilarity }>>,
+  realColumns: readonly string[],
+) {
   const wins: { column: string; stratum: string; diff: number; ci95: [number, number]; p_holm: number }[] = [];
   const losses: typeof wins = [];
   let comparisons = 0;
@@ -97,15 +122,21 @@ function holmOutcome(retrieval: Record<string, Record<string, { paired_vs_simila
 function significanceBlock(seed: number): SignificanceRecord {
   return {
     baseline: BASELINE,
-    test: "paired two-sided randomization (sign-flip) test on the per-item differences (EpiRec: recall@3 hit per probe; LoCoMo: evidence recall@5 per question)",
+    test:
+      "paired two-sided randomization (sign-flip) test on the per-item differences (EpiRec: recall@3 hit per probe; LoCoMo: evidence " +
+      "recall@5 per question)",
     statistic: "sum of the paired differences",
     samples: DEFAULT_PERMUTATIONS,
     seed,
-    stream: 'seedrandom xor4096 seeded with "<seed>/<label>/randomization", label = "exp7/<embedder>/retrieval/<stratum>" (EpiRec) or "exp7/<embedder>/locomo/<category>" (LoCoMo); the oracle\'s family uses "<label>/randomization/upper-bound"',
+    stream:
+      'seedrandom xor4096 seeded with "<seed>/<label>/randomization", label = "exp7/<embedder>/retrieval/<stratum>" (EpiRec) or "exp7/<embedder>/locomo/<category>" (LoCoMo); the oracle\'s family uses "<label>/randomization/upper-bound"',
     p_value: "(1 + #{b: |T_b| >= |T_obs|}) / (B + 1)",
     tie_tolerance: `|T_b| counts as >= |T_obs| within ${TIE_TOLERANCE} x sum |d_i|`,
     correction:
-      "Holm-Bonferroni over all real estimator·strategy columns (each real estimator × {fused, gated}) compared with similarity-only, separately within each embedder, dataset (EpiRec recall@3 / LoCoMo evidence recall@5) and stratum (overall, reflective, each probe type, each type × band; LoCoMo: overall and each category); the oracle (an upper bound, EpiRec only) is its own family of two (fused, gated) per stratum",
+      "Holm-Bonferroni over all real estimator·strategy columns (each real estimator × {fused, gated}) compared with " +
+      "similarity-only, separately within each embedder, dataset (EpiRec recall@3 / LoCoMo evidence recall@5) and stratum (overall, " +
+      "reflective, each probe type, each type × band; LoCoMo: overall and each category); the oracle (an upper bound, EpiRec only) " +
+      "is its own family of two (fused, gated) per stratum",
     alpha: EXP7_ALPHA,
     t_test: "paired two-sided t-test, df = n - 1 (p_t, unadjusted)",
     wins_ties_losses: "per item: column above / equal to / below similarity-only",
@@ -117,7 +148,11 @@ function significanceBlock(seed: number): SignificanceRecord {
  * Which real estimators' always-on fusion scores below and which above similarity-only on one LoCoMo
  * category (evidence recall@5 as written, so the statement matches the table); ties are in neither list.
  */
-function fusionAgainstSimilarity(retrieval: Record<string, Record<string, { recall5: number }>>, estimators: readonly EmotionEstimator[], category: string) {
+function fusionAgainstSimilarity(
+  retrieval: Record<string, Record<string, { recall5: number }>>,
+  estimators: readonly EmotionEstimator[],
+  category: string,
+) {
   const sim = retrieval[BASELINE]?.[category]?.recall5;
   if (sim === undefined) return null;
   const real = estimators.filter((e) => !e.upperBound).map((e) => e.name);
@@ -139,7 +174,11 @@ function bestOn(retrieval: ReturnType<typeof summarizeRetrieval>, estimators: re
 }
 
 /** The stratum where the oracle gains most over similarity-only, and how much of that the best real column closes. */
-function headroom(retrieval: ReturnType<typeof summarizeRetrieval>, closed: Record<string, Record<string, number | null>>, estimators: readonly EmotionEstimator[]) {
+function headroom(
+  retrieval: ReturnType<typeof summarizeRetrieval>,
+  closed: Record<string, Record<string, number | null>>,
+  estimators: readonly EmotionEstimator[],
+) {
   const oracle = estimators.find((e) => e.upperBound);
   if (!oracle) return null;
   let top: { stratum: string; column: string; diff: number; ci95: [number, number] } | undefined;
@@ -156,7 +195,14 @@ function headroom(retrieval: ReturnType<typeof summarizeRetrieval>, closed: Reco
     const c = row[top.stratum];
     if (c !== null && c !== undefined && (!best || c > best.closed)) best = { column: col, closed: c };
   }
-  return { stratum: top.stratum, oracle_column: top.column, oracle_diff: top.diff, oracle_ci95: top.ci95, best_column: best?.column ?? null, best_closed: best?.closed ?? null };
+  return {
+    stratum: top.stratum,
+    oracle_column: top.column,
+    oracle_diff: top.diff,
+    oracle_ci95: top.ci95,
+    best_column: best?.column ?? null,
+    best_closed: best?.closed ?? null,
+  };
 }
 
 /** Per-probe tables are long 0/1 arrays: keep each on one line so the file stays readable. */
@@ -180,15 +226,30 @@ export const exp7: ExperimentRunnerModule = {
     const table = await rankWithEstimators(corpus, embedder, built.vectors, estimators);
     const bounds = estimators.filter((e) => e.upperBound);
     const realColumns = estimators.filter((e) => !e.upperBound).flatMap((e) => MODES.map((m) => columnKey(e.name, m)));
-    const retrieval = summarizeRetrieval(table, spec, `${label}/retrieval`, new Set(bounds.flatMap((e) => MODES.map((m) => columnKey(e.name, m)))));
+    const retrieval = summarizeRetrieval(
+      table,
+      spec,
+      `${label}/retrieval`,
+      new Set(bounds.flatMap((e) => MODES.map((m) => columnKey(e.name, m)))),
+    );
     const closed = headroomClosed(table, estimators);
-    const locomoTable = await rankLocomoWithEstimators(locomo, embedder, built.vectors, estimators.filter((e) => !e.upperBound));
+    const locomoTable = await rankLocomoWithEstimators(
+      locomo,
+      embedder,
+      built.vectors,
+      estimators.filter((e) => !e.upperBound),
+    );
     const locomoRun = summarizeLocomo(locomoTable, spec, `${label}/locomo`);
     const modelFile = emobankModelFile(ctx.embedderName);
     const m = built.emobankModel;
     const test = emobank.sentences.filter((s) => s.split === "test");
     const pred = test.map((s) => emobankPredict(m, built.vectors.document.get(s.text)!));
-    const [pa, pv, ga, gv] = [pred.map((p) => p.arousal), pred.map((p) => p.valence), test.map((s) => s.arousal), test.map((s) => s.valence)].map((xs) => Float64Array.from(xs));
+    const [pa, pv, ga, gv] = [
+      pred.map((p) => p.arousal),
+      pred.map((p) => p.valence),
+      test.map((s) => s.arousal),
+      test.map((s) => s.valence),
+    ].map((xs) => Float64Array.from(xs));
     const r4 = (x: StatWithCi) => ({ value: pyRound(x.value, 4), ci95: x.ci95 ? [pyRound(x.ci95[0], 4), pyRound(x.ci95[1], 4)] : null });
     const testR = bootstrapStatistics(
       test.length,
@@ -203,7 +264,11 @@ export const exp7: ExperimentRunnerModule = {
         license: m.license,
         lambda: m.training.lambda,
         test_pearson: { arousal: r4(testR.arousal!), valence: r4(testR.valence!) },
-        dev_pearson: m.training.dev_pearson.map((d) => ({ lambda: d.lambda, arousal: pyRound(d.arousal, 4), valence: pyRound(d.valence, 4) })),
+        dev_pearson: m.training.dev_pearson.map((d) => ({
+          lambda: d.lambda,
+          arousal: pyRound(d.arousal, 4),
+          valence: pyRound(d.valence, 4),
+        })),
       },
       quality,
       retrieval,
@@ -224,17 +289,42 @@ export const exp7: ExperimentRunnerModule = {
     const counts = corpusCounts(corpus);
     const benchmark = {
       name: "EpiRec v1.0 + EmoBank + LoCoMo",
-      epirec: { url: "https://github.com/sukoji/epirec", probes: counts.probes, episodes: counts.episodes, personas: counts.personas, license: EPIREC.license, data_sha256: corpus.sha256 },
-      emobank: { url: "https://github.com/JULIELab/EmoBank", sentences: emobank.sentences.length, test: emobank.sentences.filter((s) => s.split === "test").length, license: EMOBANK.license, data_sha256: emobank.sha256 },
-      locomo: { url: "https://github.com/snap-research/locomo", questions: locomoTable.categories.length, license: LOCOMO.license, data_sha256: locomo.sha256 },
+      epirec: {
+        url: "https://github.com/sukoji/epirec",
+        probes: counts.probes,
+        episodes: counts.episodes,
+        personas: counts.personas,
+        license: EPIREC.license,
+        data_sha256: corpus.sha256,
+      },
+      emobank: {
+        url: "https://github.com/JULIELab/EmoBank",
+        sentences: emobank.sentences.length,
+        test: emobank.sentences.filter((s) => s.split === "test").length,
+        license: EMOBANK.license,
+        data_sha256: emobank.sha256,
+      },
+      locomo: {
+        url: "https://github.com/snap-research/locomo",
+        questions: locomoTable.categories.length,
+        license: LOCOMO.license,
+        data_sha256: locomo.sha256,
+      },
       data_sha256: dataSha,
     };
     const protocol = {
-      note: "nothing is fitted on EpiRec or LoCoMo labels: the EmoBank regressor is trained on EmoBank train (λ on dev), the prototype estimator is calibrated on EmoBank train text only; the oracle reads EpiRec's authored labels and is an upper bound, never a method (LoCoMo has no emotion labels, so no oracle runs there); LoCoMo follows the Exp. 5 protocol with evidence recall@5",
+      note:
+        "nothing is fitted on EpiRec or LoCoMo labels: the EmoBank regressor is trained on EmoBank train (λ on dev), the prototype " +
+        "estimator is calibrated on EmoBank train text only; the oracle reads EpiRec's authored labels and is an upper bound, never a " +
+        "method (LoCoMo has no emotion labels, so no oracle runs there); LoCoMo follows the Exp. 5 protocol with evidence recall@5",
       oracle: ORACLE_DESCRIPTION,
       gate: libraryGate("estimator"),
       paired_tests:
-        "every estimator·strategy column is compared with similarity-only on the same items by the paired randomization test (p_randomization), the paired t-test (p_t) and W/T/L beside the bootstrap CI of the difference; family for Holm (p_holm, significant at alpha): all real estimator·strategy columns within one embedder, one dataset and one stratum (EpiRec recall@3 per stratum, LoCoMo evidence recall@5 per category); the oracle's two columns are a separate family; details in significance",
+        "every estimator·strategy column is compared with similarity-only on the same items by the paired randomization test " +
+        "(p_randomization), the paired t-test (p_t) and W/T/L beside the bootstrap CI of the difference; family for Holm (p_holm, " +
+        "significant at alpha): all real estimator·strategy columns within one embedder, one dataset and one stratum (EpiRec " +
+        "recall@3 per stratum, LoCoMo evidence recall@5 per category); the oracle's two columns are a separate family; details in " +
+        "significance",
       ...EPISODIC_PROTOCOL,
     };
     const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" as const };
@@ -245,12 +335,22 @@ export const exp7: ExperimentRunnerModule = {
       gate_fires: Object.fromEntries([...table.fires].map(([k, v]) => [k, Array.from(v)])),
       locomo_evidence_recall_at_5: Object.fromEntries([...locomoTable.recall5].map(([k, v]) => [k, Array.from(v)])),
     });
-    await writeResultText(join(ctx.out, modelFile), formatResultJson({ ...m, generated_by: `pnpm bench ${ctx.target}`, data_sha256: emobank.sha256, reproducibility: reproducibilityOf(m) }));
+    await writeResultText(
+      join(ctx.out, modelFile),
+      formatResultJson({
+        ...m,
+        generated_by: `pnpm bench ${ctx.target}`,
+        data_sha256: emobank.sha256,
+        reproducibility: reproducibilityOf(m),
+      }),
+    );
     await writeResultFile(
       perProbePath,
       "exp7-per-item",
       {
-        note: "per-probe recall@3 hits (1 = target in the top 3) of every Exp. 7 EpiRec column, aligned on probe_ids, and per-question LoCoMo evidence recall@5 in Exp. 5's question order: the paired inputs of every comparison with similarity-only",
+        note:
+          "per-probe recall@3 hits (1 = target in the top 3) of every Exp. 7 EpiRec column, aligned on probe_ids, and per-question " +
+          "LoCoMo evidence recall@5 in Exp. 5's question order: the paired inputs of every comparison with similarity-only",
         probe_ids: table.probeIds,
         probe_types: table.types,
         intensity_bands: table.bands,
@@ -261,7 +361,14 @@ export const exp7: ExperimentRunnerModule = {
       },
       formatPerProbe,
     );
-    await writeResultFile(path, "exp7", { benchmark, protocol, bootstrap, significance: significanceBlock(ctx.seed), runs, meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha, { datasets }) });
+    await writeResultFile(path, "exp7", {
+      benchmark,
+      protocol,
+      bootstrap,
+      significance: significanceBlock(ctx.seed),
+      runs,
+      meta: meta(ctx.seed, Object.keys(runs), ctx.target, dataSha, { datasets }),
+    });
     const summary: [string, string][] = estimators.map((e) => {
       const q = quality[e.name]!;
       const fusedR = retrieval[columnKey(e.name, "fused")]!.reflective!;
@@ -271,6 +378,10 @@ export const exp7: ExperimentRunnerModule = {
         `ρ(band) ${q.epirec_episodes.spearman_band.value} · AUC ${q.epirec_probes.auc_reflective.value} · reflective recall@3 fused ${fusedR.r3} gated ${gatedR.r3} (similarity ${retrieval[BASELINE]!.reflective!.r3})`,
       ];
     });
-    return { files: [RESULT_FILES.exp7, EXP7_PER_ITEM_FILE, modelFile], summary, counters: { probes: table.probeIds.length, estimators: estimators.length } };
+    return {
+      files: [RESULT_FILES.exp7, EXP7_PER_ITEM_FILE, modelFile],
+      summary,
+      counters: { probes: table.probeIds.length, estimators: estimators.length },
+    };
   },
 };

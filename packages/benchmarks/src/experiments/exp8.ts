@@ -1,7 +1,16 @@
 import { join } from "node:path";
 import { LONGMEMEVAL_S } from "@persode/datasets";
 import { RESULT_FILES, writeResultFile, type DocumentTypes } from "@persode/results";
-import { describeEmbedder, meta, mergeRuns, registryProvenance, mergeablePrevious, readPrevious, strategyRecordsOfRuns, writeAtomic } from "../results.js";
+import {
+  describeEmbedder,
+  meta,
+  mergeRuns,
+  registryProvenance,
+  mergeablePrevious,
+  readPrevious,
+  strategyRecordsOfRuns,
+  writeAtomic,
+} from "../results.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 import { EXP8_OFFICIAL_PROTOCOL, EXP8_PERSODE_PROTOCOL, runExp8 } from "./exp8-longmemeval.js";
@@ -44,19 +53,39 @@ export const exp8: ExperimentRunnerModule = {
       meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, {
         datasets: data.provenance.pinned
           ? registryProvenance(data.provenance.dataset, data.sha256)
-          : [{ id: "file", title: "a LongMemEval-format file (--data), not the official data", file: data.provenance.file, sha256: data.sha256, source: "--data" }],
+          : [
+              {
+                id: "file",
+                title: "a LongMemEval-format file (--data), not the official data",
+                file: data.provenance.file,
+                sha256: data.sha256,
+                source: "--data",
+              },
+            ],
         strategies: strategyRecordsOfRuns(runs, previous),
       }),
     };
     await writeResultFile(path, "exp8", doc as unknown as DocumentTypes["exp8"]);
-    const o = (r.official.block["flat-bm25"] as { turn: { metrics: Record<string, Record<string, number>> }; session: { metrics: Record<string, Record<string, number>> } });
+    const o = r.official.block["flat-bm25"] as {
+      turn: { metrics: Record<string, Record<string, number>> };
+      session: { metrics: Record<string, Record<string, number>> };
+    };
     const strategies = r.persode.block.strategies as Record<string, Record<string, number>>;
     return {
       files,
       summary: [
-        ["official flat-bm25, turn", `recall_all@5 ${o.turn.metrics.turn!["recall_all@5"]} · ndcg_any@5 ${o.turn.metrics.turn!["ndcg_any@5"]}`],
-        ["official flat-bm25, session", `recall_any@5 ${o.session.metrics.session!["recall_any@5"]} · recall_all@5 ${o.session.metrics.session!["recall_all@5"]} · ndcg_any@5 ${o.session.metrics.session!["ndcg_any@5"]}`],
-        ...Object.entries(strategies).map(([k, v]): [string, string] => [`${k} [${ctx.embedderName}]`, `evidence recall@5 ${v["evidence_recall@5"]} · session any@5 ${v["session_recall_any@5"]} · MRR ${v.mrr}`]),
+        [
+          "official flat-bm25, turn",
+          `recall_all@5 ${o.turn.metrics.turn!["recall_all@5"]} · ndcg_any@5 ${o.turn.metrics.turn!["ndcg_any@5"]}`,
+        ],
+        [
+          "official flat-bm25, session",
+          `recall_any@5 ${o.session.metrics.session!["recall_any@5"]} · recall_all@5 ${o.session.metrics.session!["recall_all@5"]} · ndcg_any@5 ${o.session.metrics.session!["ndcg_any@5"]}`,
+        ],
+        ...Object.entries(strategies).map(([k, v]): [string, string] => [
+          `${k} [${ctx.embedderName}]`,
+          `evidence recall@5 ${v["evidence_recall@5"]} · session any@5 ${v["session_recall_any@5"]} · MRR ${v.mrr}`,
+        ]),
       ],
       counters: {
         questions: r.persode.questions,

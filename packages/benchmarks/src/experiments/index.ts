@@ -14,7 +14,11 @@ const RUNNERS: { readonly [R in ExperimentRunner]: ExperimentRunnerModule } = { 
  * The paper's six experiments (docs/spec.md §7), then Exp. 7 (the emotion-estimator study) and Exp. 8 (LongMemEval, not in `all`),
  * in declaration order: one per declared runner target, titled by its declaration.
  */
-export const EXPERIMENTS: readonly Experiment[] = [...new Set(EXPERIMENT_DECLARATIONS.map((d) => d.runner))].map((id) => ({ ...RUNNERS[id], id, title: experimentDeclaration(id).title }));
+export const EXPERIMENTS: readonly Experiment[] = [...new Set(EXPERIMENT_DECLARATIONS.map((d) => d.runner))].map((id) => ({
+  ...RUNNERS[id],
+  id,
+  title: experimentDeclaration(id).title,
+}));
 
 /** Find an experiment by id or alias (`locomo` = exp5, `epirec` = exp6). */
 export function findExperiment(name: string): Experiment | undefined {

@@ -13,7 +13,10 @@ export const exp1: ExperimentRunnerModule = {
   async run(ctx) {
     const r = runExp1(loadScenario());
     const file = RESULT_FILES.exp1;
-    await writeResultFile(join(ctx.out, file), "exp1", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }) });
+    await writeResultFile(join(ctx.out, file), "exp1", {
+      ...r,
+      meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }),
+    });
     const s = r.strength_at_30_days;
     return {
       files: [file],
@@ -31,11 +34,21 @@ export const exp2: ExperimentRunnerModule = {
   async run(ctx) {
     const r = runExp2(loadScenario());
     const file = RESULT_FILES.exp2;
-    await writeResultFile(join(ctx.out, file), "exp2", { ...r, meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }) });
+    await writeResultFile(join(ctx.out, file), "exp2", {
+      ...r,
+      meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }),
+    });
     const f = r.focus;
     return {
       files: [file],
-      summary: [[`"${f.event}" rank by weighting`, Object.entries(f.rank_by_weighting).map(([k, v]) => `${k}: ${v}`).join(", ") + ` (S ×${f.ratio_emotion_heavy_vs_balanced} emotion-heavy vs balanced)`]],
+      summary: [
+        [
+          `"${f.event}" rank by weighting`,
+          Object.entries(f.rank_by_weighting)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(", ") + ` (S ×${f.ratio_emotion_heavy_vs_balanced} emotion-heavy vs balanced)`,
+        ],
+      ],
     };
   },
 };
@@ -49,7 +62,14 @@ export const exp3: ExperimentRunnerModule = {
     // A model's run records which weights produced it; the hashing file keeps the reference's shape.
     const identity = embedder.model ? { embedder: describeEmbedder(embedder) } : {};
     const strategies = strategyRecordsFor(Object.keys(r.conditions.vague));
-    await writeResultFile(join(ctx.out, file), "exp3", { ...r, ...identity, meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256), strategies }) });
+    await writeResultFile(join(ctx.out, file), "exp3", {
+      ...r,
+      ...identity,
+      meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, {
+        datasets: scenarioProvenance(loadScenario().sha256),
+        strategies,
+      }),
+    });
     const c = r.conditions as Record<string, Record<string, Record<string, unknown>>>;
     const summary: [string, string][] = Object.keys(c.vague!).map((k) => {
       const v = c.vague![k]!;

@@ -39,23 +39,33 @@ export function parseLongMemEvalRankings(text: string, file: string): RankingLin
       throw new LongMemEvalRankingsError(`${file}:${line}: not valid JSON (${(e as Error).message})`);
     }
     const o = j as { question_id?: unknown; ranked_ids?: unknown };
-    if (typeof j !== "object" || j === null || Array.isArray(j)) throw new LongMemEvalRankingsError(`${file}:${line}: a line must be a JSON object with question_id and ranked_ids`);
+    if (typeof j !== "object" || j === null || Array.isArray(j))
+      throw new LongMemEvalRankingsError(`${file}:${line}: a line must be a JSON object with question_id and ranked_ids`);
     if (typeof o.question_id !== "string") throw new LongMemEvalRankingsError(`${file}:${line}: question_id must be a string`);
     if (!Array.isArray(o.ranked_ids) || o.ranked_ids.length === 0 || o.ranked_ids.some((x) => typeof x !== "string")) {
       throw new LongMemEvalRankingsError(`${file}:${line}: ranked_ids must be a non-empty array of strings (question ${o.question_id})`);
     }
     const prev = seen.get(o.question_id);
-    if (prev !== undefined) throw new LongMemEvalRankingsError(`${file}:${line}: question ${o.question_id} is ranked twice (first on line ${prev})`);
+    if (prev !== undefined)
+      throw new LongMemEvalRankingsError(`${file}:${line}: question ${o.question_id} is ranked twice (first on line ${prev})`);
     seen.set(o.question_id, line);
     const lat = (j as { latency_ms?: unknown }).latency_ms;
-    if (lat !== undefined && (typeof lat !== "number" || !Number.isFinite(lat) || lat < 0)) throw new LongMemEvalRankingsError(`${file}:${line}: latency_ms must be a number of milliseconds >= 0 (got ${JSON.stringify(lat)})`);
+    if (lat !== undefined && (typeof lat !== "number" || !Number.isFinite(lat) || lat < 0))
+      throw new LongMemEvalRankingsError(`${file}:${line}: latency_ms must be a number of milliseconds >= 0 (got ${JSON.stringify(lat)})`);
     out.push({ line, questionId: o.question_id, ids: o.ranked_ids as string[], latencyMs: lat as number | undefined });
   });
   return out;
 }
 
-/** The ids of a question's haystack at a granularity (raw, and as the official log relabels them), each with the corpus indices it names (user turns only at turn level). */
-function rawIds(q: LongMemEvalQuestion, granularity: OfficialGranularity, officialIds: readonly string[]): { slots: Map<string, number[]>; assistant: Set<string> } {
+/**
+ * The ids of a question's haystack at a granularity (raw, and as the official log relabels them), each with the corpus indices it names
+ * (user turns only at turn level).
+ */
+function rawIds(
+  q: LongMemEvalQuestion,
+  granularity: OfficialGranularity,
+  officialIds: readonly string[],
+): { slots: Map<string, number[]>; assistant: Set<string> } {
   const slots = new Map<string, number[]>();
   const assistant = new Set<string>();
   const add = (id: string, c: number) => {
@@ -112,7 +122,12 @@ const relabel = (id: string) => id.split("answer").join("noans");
  * names the j-th haystack position holding it (a haystack may repeat a session id); a session file is scored at
  * session level only.
  */
-function persodeQuestionScores(q: LongMemEvalQuestion, l: RankingLine | undefined, granularity: OfficialGranularity, file: string): number[] {
+function persodeQuestionScores(
+  q: LongMemEvalQuestion,
+  l: RankingLine | undefined,
+  granularity: OfficialGranularity,
+  file: string,
+): number[] {
   const measures = LADDER_MEASURES.filter((m) => granularity === "turn" || m.granularity === "session");
   const positions = new Map<string, number[]>();
   const canonical = new Map<string, string>();
@@ -137,10 +152,14 @@ function persodeQuestionScores(q: LongMemEvalQuestion, l: RankingLine | undefine
   const order: number[] = [];
   for (const id of l?.ids ?? []) {
     const raw = canonical.get(id);
-    if (raw === undefined) throw new LongMemEvalRankingsError(`${file}:${l!.line}: "${id}" is not a ${granularity} id of question ${q.questionId}`);
+    if (raw === undefined)
+      throw new LongMemEvalRankingsError(`${file}:${l!.line}: "${id}" is not a ${granularity} id of question ${q.questionId}`);
     const j = used.get(raw) ?? 0;
     const p = positions.get(raw)![j];
-    if (p === undefined) throw new LongMemEvalRankingsError(`${file}:${l!.line}: "${id}" is ranked more often than question ${q.questionId}'s haystack holds it`);
+    if (p === undefined)
+      throw new LongMemEvalRankingsError(
+        `${file}:${l!.line}: "${id}" is ranked more often than question ${q.questionId}'s haystack holds it`,
+      );
     used.set(raw, j + 1);
     order.push(p);
   }
@@ -149,10 +168,17 @@ function persodeQuestionScores(q: LongMemEvalQuestion, l: RankingLine | undefine
     const session = { ranks: relevantRanks(order, mask), nGold: goldSessions.size };
     return scoreQuestion(measures, session, session);
   }
-  return scoreQuestion(measures, { ranks: relevantRanks(order, relevant), nGold: relevant.filter((x) => x === 1).length }, { ranks: sessionRanks(order, sessionOf, goldSessions), nGold: goldSessions.size });
+  return scoreQuestion(
+    measures,
+    { ranks: relevantRanks(order, relevant), nGold: relevant.filter((x) => x === 1).length },
+    { ranks: sessionRanks(order, sessionOf, goldSessions), nGold: goldSessions.size },
+  );
 }
 
-/** Score rankings under the official protocol; unknown or repeated ids and missing questions are errors naming the line (or listing the questions). */
+/**
+ * Score rankings under the official protocol; unknown or repeated ids and missing questions are errors naming the line (or listing the
+ * questions).
+ */
 export function evaluateLongMemEvalRankings(
   data: LongMemEvalDataset,
   lines: readonly RankingLine[],
@@ -163,11 +189,15 @@ export function evaluateLongMemEvalRankings(
   sink?: { columns?: Float64Array[]; measures?: Measure[] },
 ): LongMemEvalEvalReport {
   const byId = new Map(data.questions.map((q) => [q.questionId, q]));
-  for (const l of lines) if (!byId.has(l.questionId)) throw new LongMemEvalRankingsError(`${file}:${l.line}: question ${l.questionId} is not in the data file ${data.path}`);
+  for (const l of lines)
+    if (!byId.has(l.questionId))
+      throw new LongMemEvalRankingsError(`${file}:${l.line}: question ${l.questionId} is not in the data file ${data.path}`);
   const ranked = new Map(lines.map((l) => [l.questionId, l]));
   const missing = data.questions.filter((q) => !ranked.has(q.questionId)).map((q) => q.questionId);
   if (missing.length > 0 && !allowMissing) {
-    throw new LongMemEvalRankingsError(`${file}: ${missing.length} question(s) of the data have no ranking: ${missing.slice(0, 20).join(", ")}${missing.length > 20 ? ", …" : ""}. Rank them, or pass --allow-missing to score them as empty rankings.`);
+    throw new LongMemEvalRankingsError(
+      `${file}: ${missing.length} question(s) of the data have no ranking: ${missing.slice(0, 20).join(", ")}${missing.length > 20 ? ", …" : ""}. Rank them, or pass --allow-missing to score them as empty rankings.`,
+    );
   }
   if (lines.length === 0) throw new LongMemEvalRankingsError(`${file}: no rankings`);
   const granularity = detectGranularity(lines, byId);
@@ -185,9 +215,15 @@ export function evaluateLongMemEvalRankings(
           continue;
         }
         const s = slots.get(id);
-        if (!s) throw new LongMemEvalRankingsError(`${file}:${l.line}: "${id}" is not a ${granularity} id of question ${q.questionId}${granularity === "turn" ? " (turn ids are <session_id>_<n>, n the 1-based position among all turns of the session)" : ""}`);
+        if (!s)
+          throw new LongMemEvalRankingsError(
+            `${file}:${l.line}: "${id}" is not a ${granularity} id of question ${q.questionId}${granularity === "turn" ? " (turn ids are <session_id>_<n>, n the 1-based position among all turns of the session)" : ""}`,
+          );
         const free = s.find((c) => !used.has(c));
-        if (free === undefined) throw new LongMemEvalRankingsError(`${file}:${l.line}: "${id}" is ranked more often than question ${q.questionId}'s haystack holds it`);
+        if (free === undefined)
+          throw new LongMemEvalRankingsError(
+            `${file}:${l.line}: "${id}" is ranked more often than question ${q.questionId}'s haystack holds it`,
+          );
         used.add(free);
         order.push(free);
       }
@@ -199,10 +235,18 @@ export function evaluateLongMemEvalRankings(
   const included = data.questions.filter((q) => !q.abstention && q.sessions.some((s) => s.turns.some((t) => t.hasAnswer === true)));
   const measures = LADDER_MEASURES.filter((m) => granularity === "turn" || m.granularity === "session");
   const cols = measures.map(() => new Float64Array(included.length));
-  included.forEach((q, qi) => persodeQuestionScores(q, ranked.get(q.questionId), granularity, file).forEach((v, mi) => (cols[mi]![qi] = v)));
+  included.forEach((q, qi) =>
+    persodeQuestionScores(q, ranked.get(q.questionId), granularity, file).forEach((v, mi) => (cols[mi]![qi] = v)),
+  );
   const protocols: Record<string, FamilyScores> = {};
   if (sink) Object.assign(sink, { columns: cols, measures });
-  if (included.length > 0) protocols["has_answer/original"] = familyScores(new Map([["system", cols]]), measures, spec, "longmemeval-eval/has_answer/original").get("system")!;
+  if (included.length > 0)
+    protocols["has_answer/original"] = familyScores(
+      new Map([["system", cols]]),
+      measures,
+      spec,
+      "longmemeval-eval/has_answer/original",
+    ).get("system")!;
   const latencies = lines.flatMap((l) => (l.latencyMs === undefined ? [] : [l.latencyMs]));
   const r = (o: OfficialMetrics) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, pyRound(v, 6)]));
   return {
@@ -213,7 +257,11 @@ export function evaluateLongMemEvalRankings(
     averaged_questions: data.questions.length - a.ignoredAbstention.length - a.ignoredNoTarget.length,
     ignored_abstention: a.ignoredAbstention.length,
     ignored_no_target: a.ignoredNoTarget.length,
-    metrics: Object.fromEntries(Object.entries(a.averages).filter(([, v]) => Object.keys(v).length > 0).map(([t, v]) => [t, r(v)])),
+    metrics: Object.fromEntries(
+      Object.entries(a.averages)
+        .filter(([, v]) => Object.keys(v).length > 0)
+        .map(([t, v]) => [t, r(v)]),
+    ),
     protocols,
     ...(latencies.length > 0 ? { latency_ms: latencySummary(latencies) } : {}),
   };

@@ -68,7 +68,7 @@ export function numpySum(xs: ArrayLike<number>, start = 0, end = xs.length): num
     const r = [xs[start]!, xs[start + 1]!, xs[start + 2]!, xs[start + 3]!, xs[start + 4]!, xs[start + 5]!, xs[start + 6]!, xs[start + 7]!];
     let i = 8;
     for (; i < n - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j]! += xs[start + i + j]!;
-    let res = (r[0]! + r[1]! + (r[2]! + r[3]!)) + (r[4]! + r[5]! + (r[6]! + r[7]!));
+    let res = r[0]! + r[1]! + (r[2]! + r[3]!) + (r[4]! + r[5]! + (r[6]! + r[7]!));
     for (; i < n; i++) res += xs[start + i]!;
     return res;
   }
@@ -107,7 +107,12 @@ function ndcg(rankings: ArrayLike<number>, relevances: Uint8Array, k: number): n
 }
 
 /** One question's [recall_any, recall_all, ndcg_any] at k (`evaluate_retrieval`). */
-export function evaluateRetrieval(rankings: ArrayLike<number>, correct: ReadonlySet<string>, ids: readonly string[], k: number): [number, number, number] {
+export function evaluateRetrieval(
+  rankings: ArrayLike<number>,
+  correct: ReadonlySet<string>,
+  ids: readonly string[],
+  k: number,
+): [number, number, number] {
   const recalled = new Set<string>();
   for (let i = 0; i < Math.min(k, rankings.length); i++) recalled.add(ids[rankings[i]!]!);
   let any = 0;
@@ -128,7 +133,12 @@ function stripTurnId(id: string): string {
 }
 
 /** Session-level metrics of a turn ranking (`evaluate_retrieval_turn2session`): k grows until the top holds k distinct sessions. */
-export function evaluateTurnToSession(rankings: ArrayLike<number>, correct: ReadonlySet<string>, ids: readonly string[], k: number): [number, number, number] {
+export function evaluateTurnToSession(
+  rankings: ArrayLike<number>,
+  correct: ReadonlySet<string>,
+  ids: readonly string[],
+  k: number,
+): [number, number, number] {
   const sessCorrect = new Set([...correct].map(stripTurnId));
   const sessIds = ids.map(stripTurnId);
   let effectiveK = k;
@@ -144,8 +154,14 @@ export function evaluateTurnToSession(rankings: ArrayLike<number>, correct: Read
 /** Per-question metrics keyed as the official log keys them, e.g. `recall_any@5`. */
 export type OfficialMetrics = Record<string, number>;
 
-/** The official metrics of one ranking: `{ session, turn }` for a turn ranking (session from turns), `{ session }` for a session ranking. */
-export function officialQuestionMetrics(rankings: ArrayLike<number>, corpus: OfficialCorpus, granularity: OfficialGranularity): { session: OfficialMetrics; turn: OfficialMetrics } {
+/**
+ * The official metrics of one ranking: `{ session, turn }` for a turn ranking (session from turns), `{ session }` for a session ranking.
+ */
+export function officialQuestionMetrics(
+  rankings: ArrayLike<number>,
+  corpus: OfficialCorpus,
+  granularity: OfficialGranularity,
+): { session: OfficialMetrics; turn: OfficialMetrics } {
   const correct = correctDocs(corpus.ids);
   const out = { session: {} as OfficialMetrics, turn: {} as OfficialMetrics };
   for (const k of OFFICIAL_KS) {
@@ -168,10 +184,17 @@ export function officialSkip(q: LongMemEvalQuestion): "abstention" | "no_target"
 
 /**
  * rank_bm25 0.2.2's `BM25Okapi(corpus).get_scores(query)` with k1 1.5, b 0.75, ε 0.25: idf = ln(N − n + 0.5) −
- * ln(n + 0.5) with Python's `math.log` (correctly rounded here; V8's Math.log is off by an ulp on ≈ 1 % of these), a negative idf replaced by ε × the mean idf (summed in first-seen word order, as its dict does),
+ * ln(n + 0.5) with Python's `math.log` (correctly rounded here; V8's Math.log is off by an ulp on ≈ 1 % of these), a negative idf replaced
+ * by ε × the mean idf (summed in first-seen word order, as its dict does),
  * tokens as given (the official code passes `text.split(" ")`: case-sensitive, punctuation kept, "" for a double space).
  */
-export function bm25OkapiScores(docs: readonly (readonly string[])[], query: readonly string[], k1 = 1.5, b = 0.75, epsilon = 0.25): Float64Array {
+export function bm25OkapiScores(
+  docs: readonly (readonly string[])[],
+  query: readonly string[],
+  k1 = 1.5,
+  b = 0.75,
+  epsilon = 0.25,
+): Float64Array {
   const n = docs.length;
   const nd = new Map<string, number>();
   const freqs: Map<string, number>[] = [];
@@ -225,7 +248,11 @@ export function rankByScore(scores: Float64Array): Int32Array {
  * equal scores — numpy's included — gives metrics between the two, and a question whose two agree cannot be changed
  * by a tie. For the session metrics of a turn ranking, relevance is the turn's session being an answer session.
  */
-export function tieBounds(scores: Float64Array, corpus: OfficialCorpus, granularity: OfficialGranularity): { best: { session: OfficialMetrics; turn: OfficialMetrics }; worst: { session: OfficialMetrics; turn: OfficialMetrics } } {
+export function tieBounds(
+  scores: Float64Array,
+  corpus: OfficialCorpus,
+  granularity: OfficialGranularity,
+): { best: { session: OfficialMetrics; turn: OfficialMetrics }; worst: { session: OfficialMetrics; turn: OfficialMetrics } } {
   const correct = correctDocs(corpus.ids);
   const bounds = (rel: (i: number) => number, sign: 1 | -1) => {
     const idx = Int32Array.from({ length: scores.length }, (_, i) => i);

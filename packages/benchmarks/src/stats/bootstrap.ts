@@ -41,7 +41,9 @@ function toColumns(metrics: Record<string, ArrayLike<number>>, label: string): {
   const cols = names.map((name) => {
     const xs = metrics[name]!;
     if (xs.length !== n) {
-      throw new RangeError(`bootstrap "${label}": metric "${name}" has ${xs.length} values but "${names[0]}" has ${n}; all arrays must be aligned per item`);
+      throw new RangeError(
+        `bootstrap "${label}": metric "${name}" has ${xs.length} values but "${names[0]}" has ${n}; all arrays must be aligned per item`,
+      );
     }
     const col = Float64Array.from(xs as ArrayLike<number>);
     for (let i = 0; i < n; i++) {
@@ -164,10 +166,24 @@ function resampleLanes(cols: Float64Array[], n: number, indices: Uint32Array, sa
     for (let i = 0; i < n; i++) rows[i * LANES + c] = col[i]!;
   });
   const out = cols.map(() => new Float64Array(samples));
-  const o0 = out[0]!, o1 = out[1], o2 = out[2], o3 = out[3], o4 = out[4], o5 = out[5], o6 = out[6], o7 = out[7];
+  const o0 = out[0]!,
+    o1 = out[1],
+    o2 = out[2],
+    o3 = out[3],
+    o4 = out[4],
+    o5 = out[5],
+    o6 = out[6],
+    o7 = out[7];
   for (let b = 0, k = 0; b < samples; b++) {
     if ((b & 255) === 0) checkInterrupt();
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0,
+      s4 = 0,
+      s5 = 0,
+      s6 = 0,
+      s7 = 0;
     for (let i = 0; i < n; i++, k++) {
       const r = indices[k]! * LANES;
       s0 += rows[r]!;
@@ -196,7 +212,11 @@ function resampleLanes(cols: Float64Array[], n: number, indices: Uint32Array, sa
  * give every strategy of an experiment the same resamples, so CIs and paired differences agree.
  * Returns, per column name, the `samples` resample means in draw order.
  */
-export function resampleTable(metrics: Record<string, ArrayLike<number>>, spec: BootstrapSpec, label: string): Record<string, Float64Array> {
+export function resampleTable(
+  metrics: Record<string, ArrayLike<number>>,
+  spec: BootstrapSpec,
+  label: string,
+): Record<string, Float64Array> {
   checkSpec(spec, label);
   const { names, cols, n } = toColumns(metrics, label);
   const means = inPhase("bootstrap", () => resampleMeans(cols, n, spec, label));

@@ -20,7 +20,7 @@ export function averageRanks(xs: ArrayLike<number>): Float64Array {
   const n = xs.length;
   const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => xs[a]! - xs[b]! || a - b);
   const r = new Float64Array(n);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && xs[idx[j + 1]!] === xs[idx[i]!]) j++;
     const avg = (i + j) / 2 + 1;
@@ -79,7 +79,7 @@ function ascendingOrder(xs: ArrayLike<number>): Int32Array {
 function resampleRanks(xs: ArrayLike<number>, order: Int32Array, counts: ArrayLike<number>, out: Float64Array): Float64Array {
   const n = order.length;
   let cum = 0;
-  for (let k = 0; k < n; ) {
+  for (let k = 0; k < n;) {
     const v = xs[order[k]!]!;
     let c = counts[order[k]!]!;
     let j = k;
@@ -173,8 +173,14 @@ const TWO_POW_32 = 4294967296;
  * stream of resampled index sets (one per `label`). Each statistic gets the resampled indices (in draw
  * order) and the same resample as per-item multiplicities; the observed value uses the identity resample.
  */
-export function bootstrapStatistics(n: number, stats: Record<string, (idx: Int32Array, counts: Int32Array) => number>, spec: BootstrapSpec, label: string): Record<string, StatWithCi> {
-  if (!Number.isInteger(spec.samples) || spec.samples < 1) throw new RangeError(`bootstrap "${label}": samples must be a positive integer, got ${spec.samples}`);
+export function bootstrapStatistics(
+  n: number,
+  stats: Record<string, (idx: Int32Array, counts: Int32Array) => number>,
+  spec: BootstrapSpec,
+  label: string,
+): Record<string, StatWithCi> {
+  if (!Number.isInteger(spec.samples) || spec.samples < 1)
+    throw new RangeError(`bootstrap "${label}": samples must be a positive integer, got ${spec.samples}`);
   if (n < 1) throw new RangeError(`bootstrap "${label}": no items`);
   const names = Object.keys(stats);
   const identity = Int32Array.from({ length: n }, (_, i) => i);

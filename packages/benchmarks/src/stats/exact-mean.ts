@@ -137,7 +137,8 @@ export interface FixedPointSplit {
 /** Split finite values onto a common grid for exact sums of up to `maxTerms` terms; null when the exponent spread is too wide. */
 export function splitFixedPoint(values: ArrayLike<number>, maxTerms: number): FixedPointSplit | null {
   const n = values.length;
-  if (!Number.isInteger(maxTerms) || maxTerms < 1) throw new RangeError(`splitFixedPoint: maxTerms must be a positive integer, got ${maxTerms}`);
+  if (!Number.isInteger(maxTerms) || maxTerms < 1)
+    throw new RangeError(`splitFixedPoint: maxTerms must be a positive integer, got ${maxTerms}`);
   if (maxTerms >= TWO_POW_26) return null;
   const hi = new Float64Array(n);
   const lo = new Float64Array(n);

@@ -69,7 +69,16 @@ export function pairedTest(system: ArrayLike<number>, baseline: ArrayLike<number
     else if (system[i] === baseline[i]) ties++;
   }
   const tt = pairedTTest(system, baseline);
-  return { n: system.length, diff: plainMean(system) - plainMean(baseline), wins, ties, losses: system.length - wins - ties, pRandomization: r.p, t: tt.t, pT: tt.p };
+  return {
+    n: system.length,
+    diff: plainMean(system) - plainMean(baseline),
+    wins,
+    ties,
+    losses: system.length - wins - ties,
+    pRandomization: r.p,
+    t: tt.t,
+    pT: tt.p,
+  };
 }
 
 /**
@@ -77,13 +86,24 @@ export function pairedTest(system: ArrayLike<number>, baseline: ArrayLike<number
  * label (shared by all systems and metrics), Holm across the systems within each metric.
  * Returns, per non-baseline system key, per metric, the adjusted test.
  */
-export function compareWithBaseline(systems: readonly SystemScores[], baseline: string, spec: PairedTestSpec): Map<string, Record<string, AdjustedPairedTest>> {
+export function compareWithBaseline(
+  systems: readonly SystemScores[],
+  baseline: string,
+  spec: PairedTestSpec,
+): Map<string, Record<string, AdjustedPairedTest>> {
   return inPhase("tests", () => compareAll(systems, baseline, spec));
 }
 
-function compareAll(systems: readonly SystemScores[], baseline: string, spec: PairedTestSpec): Map<string, Record<string, AdjustedPairedTest>> {
+function compareAll(
+  systems: readonly SystemScores[],
+  baseline: string,
+  spec: PairedTestSpec,
+): Map<string, Record<string, AdjustedPairedTest>> {
   const base = systems.find((s) => s.key === baseline);
-  if (!base) throw new Error(`paired comparison "${spec.label}": no system "${baseline}" to compare with; systems: ${systems.map((s) => s.key).join(", ")}`);
+  if (!base)
+    throw new Error(
+      `paired comparison "${spec.label}": no system "${baseline}" to compare with; systems: ${systems.map((s) => s.key).join(", ")}`,
+    );
   const others = systems.filter((s) => s !== base);
   const metrics = Object.keys(base.values);
   const out = new Map<string, Record<string, AdjustedPairedTest>>(others.map((s) => [s.key, {}]));
@@ -105,7 +125,9 @@ function compareAll(systems: readonly SystemScores[], baseline: string, spec: Pa
   return out;
 }
 
-/** A p-value as results files write it: Python-rounded to `digits`, null where the test is undefined (NaN: a t-test on fewer than 2 items). */
+/**
+ * A p-value as results files write it: Python-rounded to `digits`, null where the test is undefined (NaN: a t-test on fewer than 2 items).
+ */
 export function pValueForJson(p: number, digits: number): number | null {
   return Number.isNaN(p) ? null : pyRound(p, digits);
 }

@@ -42,7 +42,8 @@ export function pythonPercentileCI(rng: PyRandom, values: ArrayLike<number>, sam
 export function percentileCIOfDraws(draws: Uint32Array, offset: number, values: ArrayLike<number>, samples: number): [number, number] {
   const n = values.length;
   if (n === 0) throw new RangeError("bootstrap: cannot resample an empty group");
-  if (offset + samples * n > draws.length) throw new RangeError(`bootstrap: ${samples} resamples of ${n} need ${samples * n} draws from ${offset}, only ${draws.length} taken`);
+  if (offset + samples * n > draws.length)
+    throw new RangeError(`bootstrap: ${samples} resamples of ${n} need ${samples * n} draws from ${offset}, only ${draws.length} taken`);
   const [loRank, hiRank] = percentileRanks(samples);
   const split = splitFixedPoint(values, n);
   if (split === null) {

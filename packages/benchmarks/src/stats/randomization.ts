@@ -41,7 +41,8 @@ export interface SignFlips {
 /** Draw the sign vectors for n items: B = `samples`, stream `${seed}/${label}`. */
 export function drawSignFlips(n: number, spec: { samples: number; seed: number }, label: string): SignFlips {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`randomization test "${label}": needs at least one paired item, got ${n}`);
-  if (!Number.isInteger(spec.samples) || spec.samples < 1) throw new RangeError(`randomization test "${label}": samples must be a positive integer, got ${spec.samples}`);
+  if (!Number.isInteger(spec.samples) || spec.samples < 1)
+    throw new RangeError(`randomization test "${label}": samples must be a positive integer, got ${spec.samples}`);
   if (!Number.isSafeInteger(spec.seed)) throw new RangeError(`randomization test "${label}": seed must be an integer, got ${spec.seed}`);
   const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
   const W = Math.ceil(n / 32);
@@ -72,7 +73,10 @@ export interface RandomizationResult {
 /** The paired two-sided sign-flip test of a vs b (aligned per item) with precomputed sign vectors. */
 export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, flips: SignFlips): RandomizationResult {
   const n = flips.n;
-  if (a.length !== n || b.length !== n) throw new RangeError(`randomization test: ${a.length} and ${b.length} values for sign vectors over ${n} items; the arrays must be aligned per item`);
+  if (a.length !== n || b.length !== n)
+    throw new RangeError(
+      `randomization test: ${a.length} and ${b.length} values for sign vectors over ${n} items; the arrays must be aligned per item`,
+    );
   const d = new Float64Array(n);
   let total = 0;
   let absTotal = 0;

@@ -18,7 +18,7 @@ const u32 = new Uint32Array(f64.buffer); // little-endian: [low word, high word]
 /** The float next to s in the direction of `towardPositive`. s must be finite and non-zero. */
 function step(s: number, towardPositive: boolean): number {
   f64[0] = s;
-  const up = (s > 0) === towardPositive; // magnitude grows
+  const up = s > 0 === towardPositive; // magnitude grows
   if (up) {
     u32[0] = (u32[0]! + 1) >>> 0;
     if (u32[0] === 0) u32[1] = (u32[1]! + 1) >>> 0;
@@ -65,10 +65,14 @@ const lanes = new Float64Array(16);
  * registers pairwise, then the horizontal add.
  */
 export function reduceLanes(l: Float64Array = lanes, o = 0): number {
-  const a0 = l[o]! + l[o + 2]!, b0 = l[o + 1]! + l[o + 3]!;
-  const a1 = l[o + 4]! + l[o + 6]!, b1 = l[o + 5]! + l[o + 7]!;
-  const a2 = l[o + 8]! + l[o + 10]!, b2 = l[o + 9]! + l[o + 11]!;
-  const a3 = l[o + 12]! + l[o + 14]!, b3 = l[o + 13]! + l[o + 15]!;
+  const a0 = l[o]! + l[o + 2]!,
+    b0 = l[o + 1]! + l[o + 3]!;
+  const a1 = l[o + 4]! + l[o + 6]!,
+    b1 = l[o + 5]! + l[o + 7]!;
+  const a2 = l[o + 8]! + l[o + 10]!,
+    b2 = l[o + 9]! + l[o + 11]!;
+  const a3 = l[o + 12]! + l[o + 14]!,
+    b3 = l[o + 13]! + l[o + 15]!;
   const A = a0 + a1 + (a2 + a3);
   const B = b0 + b1 + (b2 + b3);
   return A + B;
@@ -101,10 +105,25 @@ export function blasDot(x: ArrayLike<number>, y: ArrayLike<number>, n = x.length
  */
 export function laneDot(x: ArrayLike<number>, y: ArrayLike<number>, n = x.length, xOff = 0, yOff = 0): number {
   const n1 = n & -16;
-  let l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0;
-  let l8 = 0, l9 = 0, l10 = 0, l11 = 0, l12 = 0, l13 = 0, l14 = 0, l15 = 0;
+  let l0 = 0,
+    l1 = 0,
+    l2 = 0,
+    l3 = 0,
+    l4 = 0,
+    l5 = 0,
+    l6 = 0,
+    l7 = 0;
+  let l8 = 0,
+    l9 = 0,
+    l10 = 0,
+    l11 = 0,
+    l12 = 0,
+    l13 = 0,
+    l14 = 0,
+    l15 = 0;
   for (let i = 0; i < n1; i += 16) {
-    const a = xOff + i, b = yOff + i;
+    const a = xOff + i,
+      b = yOff + i;
     l0 += x[a]! * y[b]!;
     l1 += x[a + 1]! * y[b + 1]!;
     l2 += x[a + 2]! * y[b + 2]!;

@@ -229,7 +229,8 @@ export class EmbeddingCache {
       if (typeof text !== "string") throw new TypeError(`EmbeddingCache: texts must be strings, got ${typeof text}`);
       if (vec.length !== this.dim) throw new RangeError(`EmbeddingCache: vector of dim ${vec.length} for a cache of dim ${this.dim}`);
       for (let i = 0; i < vec.length; i++) {
-        if (!Number.isFinite(vec[i]!)) throw new RangeError(`EmbeddingCache: non-finite value at index ${i} for text ${JSON.stringify(text.slice(0, 40))}`);
+        if (!Number.isFinite(vec[i]!))
+          throw new RangeError(`EmbeddingCache: non-finite value at index ${i} for text ${JSON.stringify(text.slice(0, 40))}`);
       }
     }
     for (const [text, vec] of entries) {
@@ -300,7 +301,9 @@ export class CachedEmbedder implements Embedder {
     readonly cache: EmbeddingCache,
   ) {
     if (cache.embedderId !== inner.id || cache.dim !== inner.dim) {
-      throw new Error(`CachedEmbedder: cache is for "${cache.embedderId}" (dim ${cache.dim}) but the embedder is "${inner.id}" (dim ${inner.dim})`);
+      throw new Error(
+        `CachedEmbedder: cache is for "${cache.embedderId}" (dim ${cache.dim}) but the embedder is "${inner.id}" (dim ${inner.dim})`,
+      );
     }
     this.name = inner.name;
     this.id = inner.id;
@@ -314,7 +317,8 @@ export class CachedEmbedder implements Embedder {
   }
 
   async embedBatch(texts: readonly string[], role: EmbedRole = "document"): Promise<Float64Array[]> {
-    if (role !== "query" && role !== "document") throw new RangeError(`CachedEmbedder: role must be "query" or "document", got ${String(role)}`);
+    if (role !== "query" && role !== "document")
+      throw new RangeError(`CachedEmbedder: role must be "query" or "document", got ${String(role)}`);
     const prefix = this.prefixes?.[role] ?? "";
     const out: (Float64Array | undefined)[] = texts.map((t) => {
       if (typeof t !== "string") throw new TypeError(`CachedEmbedder: texts must be strings, got ${typeof t}`);
@@ -331,7 +335,9 @@ export class CachedEmbedder implements Embedder {
     if (missing.length > 0) {
       const vecs = await this.inner.embedBatch(missing, role);
       if (!Array.isArray(vecs) || vecs.length !== missing.length) {
-        throw new Error(`CachedEmbedder: embedder "${this.inner.id}" returned ${Array.isArray(vecs) ? vecs.length : typeof vecs} vectors for ${missing.length} texts; nothing was cached`);
+        throw new Error(
+          `CachedEmbedder: embedder "${this.inner.id}" returned ${Array.isArray(vecs) ? vecs.length : typeof vecs} vectors for ${missing.length} texts; nothing was cached`,
+        );
       }
       const byText = new Map<string, Float64Array>();
       missing.forEach((t, i) => byText.set(t, vecs[i]!));

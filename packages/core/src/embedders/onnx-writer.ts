@@ -139,10 +139,5 @@ export function encodeOnnxModel(model: OnnxModel): Uint8Array {
   for (const v of model.inputs) graph.message(11, valueInfo(v));
   for (const v of model.outputs) graph.message(12, valueInfo(v));
   const opset = new Message().string(1, "").int(2, model.opset);
-  return new Message()
-    .int(1, model.irVersion)
-    .string(2, model.producer)
-    .message(7, graph)
-    .message(8, opset)
-    .finish();
+  return new Message().int(1, model.irVersion).string(2, model.producer).message(7, graph).message(8, opset).finish();
 }

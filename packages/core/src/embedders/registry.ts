@@ -56,7 +56,8 @@ registerEmbedder({
 
 registerEmbedder({
   name: "minilm",
-  description: "all-MiniLM-L6-v2 sentence embeddings via transformers.js (optional dependency), 384-d, mean-pooled, L2-normalised, cached (docs/spec.md §4)",
+  description:
+    "all-MiniLM-L6-v2 sentence embeddings via transformers.js (optional dependency), 384-d, mean-pooled, L2-normalised, cached (docs/spec.md §4)",
   // Imported on demand so hashing-only runs never load transformers.js or onnxruntime.
   create: async (o = {}) => (await import("./transformers.js")).createTransformersEmbedder(o),
 });

@@ -183,7 +183,11 @@ export function tinyBertFiles(options: TinyBertOptions = {}): Map<string, Uint8A
     pre_tokenizer: { type: "BertPreTokenizer" },
     post_processor: {
       type: "TemplateProcessing",
-      single: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: "[CLS]", type_id: 0 } },
+        { Sequence: { id: "A", type_id: 0 } },
+        { SpecialToken: { id: "[SEP]", type_id: 0 } },
+      ],
       pair: [
         { SpecialToken: { id: "[CLS]", type_id: 0 } },
         { Sequence: { id: "A", type_id: 0 } },

@@ -52,7 +52,10 @@ export interface TransformersEmbedderOptions {
   modelCacheDir?: string;
   /** Texts per inference batch (default 8: fastest on a 2-core CPU, measured with `pnpm bench:perf --embedding`). */
   batchSize?: number;
-  /** Word pieces per text, [CLS] and [SEP] included; longer inputs are truncated (default 256, sentence-transformers' limit for all-MiniLM-L6-v2). */
+  /**
+   * Word pieces per text, [CLS] and [SEP] included; longer inputs are truncated (default 256, sentence-transformers' limit for
+   * all-MiniLM-L6-v2).
+   */
   maxLength?: number;
   /** Short name of the embedder in results and progress lines (default "minilm"). */
   name?: string;
@@ -137,7 +140,10 @@ export function resolveModelSource(o: { model: string; dtype: string; modelDir?:
   );
 }
 
-/** The weights' content fingerprint: 16 hex digits of SHA-256 over the dtype's model files (names and bytes) in `dir`; the identity in embedder ids and cache keys. */
+/**
+ * The weights' content fingerprint: 16 hex digits of SHA-256 over the dtype's model files (names and bytes) in `dir`; the identity in
+ * embedder ids and cache keys.
+ */
 export function modelFingerprint(dir: string, dtype = "fp32"): Promise<string> {
   return fingerprintFiles(dir, requiredModelFiles(dtype));
 }
@@ -267,11 +273,16 @@ export class TransformersEmbedder implements Embedder {
     };
     const modelCacheDir = resolve(options.modelCacheDir ?? join(persodeCacheDir(), "models"));
     const modelDir = options.modelDir ? resolve(options.modelDir) : undefined;
-    for (const [k, v] of [["batchSize", settings.batchSize], ["maxLength", settings.maxLength]] as const) {
+    for (const [k, v] of [
+      ["batchSize", settings.batchSize],
+      ["maxLength", settings.maxLength],
+    ] as const) {
       if (!Number.isInteger(v) || v < 1) throw new RangeError(`TransformersEmbedder option ${k} must be a positive integer, got ${v}`);
     }
-    if (settings.pooling !== "mean" && settings.pooling !== "cls") throw new RangeError(`TransformersEmbedder option pooling must be "mean" or "cls", got ${String(settings.pooling)}`);
-    if (!/^[\w.-]+$/.test(name)) throw new RangeError(`TransformersEmbedder option name must be a non-empty word (letters, digits, . _ -), got "${name}"`);
+    if (settings.pooling !== "mean" && settings.pooling !== "cls")
+      throw new RangeError(`TransformersEmbedder option pooling must be "mean" or "cls", got ${String(settings.pooling)}`);
+    if (!/^[\w.-]+$/.test(name))
+      throw new RangeError(`TransformersEmbedder option name must be a non-empty word (letters, digits, . _ -), got "${name}"`);
     if (options.fingerprint !== undefined && !/^[0-9a-f]{16}$/.test(options.fingerprint)) {
       throw new RangeError(`TransformersEmbedder option fingerprint must be 16 lower-case hex digits, got "${options.fingerprint}"`);
     }
@@ -318,22 +329,31 @@ export class TransformersEmbedder implements Embedder {
   wordPieces(texts: readonly string[], role: EmbedRole = "document"): number[] {
     const prefix = this.prefixes[role];
     return texts.map((t) => {
-      const enc = this.tokenizer([prefix + t], { truncation: true, max_length: this.settings.maxLength }) as Record<string, { dims: number[] }>;
+      const enc = this.tokenizer([prefix + t], { truncation: true, max_length: this.settings.maxLength }) as Record<
+        string,
+        { dims: number[] }
+      >;
       return enc.input_ids!.dims[1]!;
     });
   }
 
   private async runBatch(batch: string[]): Promise<Float64Array[]> {
-    const enc = this.tokenizer(batch, { padding: true, truncation: true, max_length: this.settings.maxLength }) as Record<string, { dims: number[]; data: ArrayLike<number | bigint> }>;
+    const enc = this.tokenizer(batch, { padding: true, truncation: true, max_length: this.settings.maxLength }) as Record<
+      string,
+      { dims: number[]; data: ArrayLike<number | bigint> }
+    >;
     const result = (await this.session(enc)) as Record<string, { dims: number[]; data: ArrayLike<number> } | undefined>;
     const hidden = result.last_hidden_state ?? result[Object.keys(result)[0]!];
     const mask = enc.attention_mask;
     if (!hidden || !mask || hidden.dims.length !== 3) {
-      throw new Error(`model "${this.model.id}" did not return a [batch, sequence, hidden] output (got ${hidden ? `[${hidden.dims.join(", ")}]` : "nothing"})`);
+      throw new Error(
+        `model "${this.model.id}" did not return a [batch, sequence, hidden] output (got ${hidden ? `[${hidden.dims.join(", ")}]` : "nothing"})`,
+      );
     }
     const [B, S, H] = hidden.dims as [number, number, number];
     if (H !== this.dim) throw new Error(`model "${this.model.id}" returned hidden size ${H}, but config.json says ${this.dim}`);
-    if (B !== batch.length || mask.dims[1] !== S) throw new Error(`model "${this.model.id}" returned shape [${B}, ${S}, ${H}] for ${batch.length} texts`);
+    if (B !== batch.length || mask.dims[1] !== S)
+      throw new Error(`model "${this.model.id}" returned shape [${B}, ${S}, ${H}] for ${batch.length} texts`);
     return poolVectors(hidden.data, mask.data, B, S, H, this.settings.pooling, this.settings.normalize);
   }
 
@@ -356,7 +376,9 @@ async function importTransformers(): Promise<Transformers> {
   }
 }
 
-/** Configure transformers.js to read only the given folder (no file cache, no network), load tokenizer and model, and restore its settings. */
+/**
+ * Configure transformers.js to read only the given folder (no file cache, no network), load tokenizer and model, and restore its settings.
+ */
 async function loadFrom(model: string, dtype: string, source: ModelSource): Promise<{ tokenizer: Tokenizer; session: Model }> {
   const t = await importTransformers();
   const env = t.env;
@@ -378,7 +400,10 @@ async function loadFrom(model: string, dtype: string, source: ModelSource): Prom
     return { tokenizer, session };
   } catch (e) {
     const why = e instanceof Error ? (e.cause instanceof Error ? `${e.message} (${e.cause.message})` : e.message) : String(e);
-    throw new ModelUnavailableError(`embedding model "${model}" in ${source.dir} could not be loaded: ${why}. Replace the folder with a complete copy of the model (\`pnpm model fetch <name>\`).`, { cause: e });
+    throw new ModelUnavailableError(
+      `embedding model "${model}" in ${source.dir} could not be loaded: ${why}. Replace the folder with a complete copy of the model (\`pnpm model fetch <name>\`).`,
+      { cause: e },
+    );
   } finally {
     Object.assign(env, saved);
   }

@@ -37,7 +37,13 @@ export interface EmoBankModel {
   license: string;
   /** The embedder fitted on; `model` names its weights when it is a neural model. */
   embedder: { name: string; id: string; dim: number; model?: string };
-  training: { train: number; dev: number; lambdas: number[]; dev_pearson: { lambda: number; arousal: number; valence: number }[]; lambda: number };
+  training: {
+    train: number;
+    dev: number;
+    lambdas: number[];
+    dev_pearson: { lambda: number; arousal: number; valence: number }[];
+    lambda: number;
+  };
   arousal: { intercept: number; weights: number[] };
   valence: { intercept: number; weights: number[] };
   /** Percentiles of the raw intensity score over the train split (see `emobankIntensityScore`). */
@@ -82,7 +88,8 @@ export function fitEmoBankModel(
   const dim = embedder.dim;
   const train = examples.filter((e) => e.split === "train");
   const dev = examples.filter((e) => e.split === "dev");
-  if (train.length === 0 || dev.length === 0) throw new RangeError(`fitEmoBankModel: need train and dev sentences, got ${train.length} and ${dev.length}`);
+  if (train.length === 0 || dev.length === 0)
+    throw new RangeError(`fitEmoBankModel: need train and dev sentences, got ${train.length} and ${dev.length}`);
   const tr = rows(train, dim);
   const targets = [Float64Array.from(train, (e) => e.arousal), Float64Array.from(train, (e) => e.valence)];
   const devA = Float64Array.from(dev, (e) => e.arousal);
@@ -92,8 +99,14 @@ export function fitEmoBankModel(
   const problem = ridgeProblem(tr.x, tr.n, dim, targets);
   for (const lambda of lambdas) {
     const models = solveRidge(problem, lambda);
-    const ra = pearson(Float64Array.from(dev, (e) => predictLinear(models[0]!, e.features)), devA);
-    const rv = pearson(Float64Array.from(dev, (e) => predictLinear(models[1]!, e.features)), devV);
+    const ra = pearson(
+      Float64Array.from(dev, (e) => predictLinear(models[0]!, e.features)),
+      devA,
+    );
+    const rv = pearson(
+      Float64Array.from(dev, (e) => predictLinear(models[1]!, e.features)),
+      devV,
+    );
     devPearson.push({ lambda, arousal: r(ra), valence: r(rv) });
     const score = (ra + rv) / 2;
     if (!best || score > best.score) best = { lambda, score, models };
@@ -114,7 +127,8 @@ export function fitEmoBankModel(
 
 /** Predicted arousal and valence (1–5 scales) of one feature vector. */
 export function emobankPredict(model: EmoBankModel, features: ArrayLike<number>): { arousal: number; valence: number } {
-  const lin = (m: { intercept: number; weights: number[] }) => predictLinear({ intercept: m.intercept, weights: Float64Array.from(m.weights) }, features);
+  const lin = (m: { intercept: number; weights: number[] }) =>
+    predictLinear({ intercept: m.intercept, weights: Float64Array.from(m.weights) }, features);
   return { arousal: lin(model.arousal), valence: lin(model.valence) };
 }
 
@@ -124,8 +138,14 @@ export function emobankPredict(model: EmoBankModel, features: ArrayLike<number>)
  * The embedder must be the one the model was fitted with.
  */
 export function emobankEstimator(model: EmoBankModel, embedder: Embedder): EmotionEstimator {
-  if (model.format !== EMOBANK_MODEL_FORMAT) throw new TypeError(`EmoBank model: format is ${JSON.stringify(model.format)}, expected ${EMOBANK_MODEL_FORMAT}; refit it with \`pnpm bench exp7\``);
-  if (model.embedder.id !== embedder.id) throw new Error(`EmoBank model was fitted with embedder "${model.embedder.id}" but the run uses "${embedder.id}"; refit with \`pnpm bench exp7 --embedder ${embedder.name}\``);
+  if (model.format !== EMOBANK_MODEL_FORMAT)
+    throw new TypeError(
+      `EmoBank model: format is ${JSON.stringify(model.format)}, expected ${EMOBANK_MODEL_FORMAT}; refit it with \`pnpm bench exp7\``,
+    );
+  if (model.embedder.id !== embedder.id)
+    throw new Error(
+      `EmoBank model was fitted with embedder "${model.embedder.id}" but the run uses "${embedder.id}"; refit with \`pnpm bench exp7 --embedder ${embedder.name}\``,
+    );
   const a = { intercept: model.arousal.intercept, weights: Float64Array.from(model.arousal.weights) };
   const v = { intercept: model.valence.intercept, weights: Float64Array.from(model.valence.weights) };
   return {
@@ -137,7 +157,11 @@ export function emobankEstimator(model: EmoBankModel, embedder: Embedder): Emoti
         const pa = predictLinear(a, x);
         const pv = predictLinear(v, x);
         const val = clip((pv - 3) / 2, -1, 1);
-        return { intensity: calibrate(model.intensity_quantiles, emobankIntensityScore(pa, pv)), valence: val, polarity: polarityOf(val, 0.05) };
+        return {
+          intensity: calibrate(model.intensity_quantiles, emobankIntensityScore(pa, pv)),
+          valence: val,
+          polarity: polarityOf(val, 0.05),
+        };
       });
     },
   };

@@ -36,8 +36,10 @@ export function polarityOf(x: number, eps: number): -1 | 0 | 1 {
 
 /** Check an estimate is in range (E finite in [0, 1], valence in [−1, 1]); returns it. */
 export function checkEstimate(e: EmotionEstimate, who: string, text: string): EmotionEstimate {
-  if (!(e.intensity >= 0 && e.intensity <= 1)) throw new RangeError(`${who}: E must be in [0, 1], got ${e.intensity} for ${JSON.stringify(text.slice(0, 60))}`);
-  if (e.valence !== undefined && !(e.valence >= -1 && e.valence <= 1)) throw new RangeError(`${who}: valence must be in [−1, 1], got ${e.valence}`);
+  if (!(e.intensity >= 0 && e.intensity <= 1))
+    throw new RangeError(`${who}: E must be in [0, 1], got ${e.intensity} for ${JSON.stringify(text.slice(0, 60))}`);
+  if (e.valence !== undefined && !(e.valence >= -1 && e.valence <= 1))
+    throw new RangeError(`${who}: valence must be in [−1, 1], got ${e.valence}`);
   return e;
 }
 

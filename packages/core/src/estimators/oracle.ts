@@ -13,7 +13,10 @@ export function oracleEstimator(labels: ReadonlyMap<string, EmotionEstimate>, de
     async estimate(texts) {
       return texts.map((t) => {
         const e = labels.get(t);
-        if (!e) throw new Error(`oracle estimator: no gold label for ${JSON.stringify(t.slice(0, 80))}; the oracle only knows the texts it was built from`);
+        if (!e)
+          throw new Error(
+            `oracle estimator: no gold label for ${JSON.stringify(t.slice(0, 80))}; the oracle only knows the texts it was built from`,
+          );
         return e;
       });
     },

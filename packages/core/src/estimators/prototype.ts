@@ -73,11 +73,18 @@ export interface PrototypeSpace {
 /** Embed the exemplar sentences once. */
 export async function prototypeSpace(embedder: Embedder): Promise<PrototypeSpace> {
   const embed = (xs: readonly string[]) => embedder.embedBatch([...xs]);
-  return { positive: await embed(EMOTION_EXEMPLARS.positive), negative: await embed(EMOTION_EXEMPLARS.negative), neutral: await embed(EMOTION_EXEMPLARS.neutral) };
+  return {
+    positive: await embed(EMOTION_EXEMPLARS.positive),
+    negative: await embed(EMOTION_EXEMPLARS.negative),
+    neutral: await embed(EMOTION_EXEMPLARS.neutral),
+  };
 }
 
 /** Raw prototype score and nearest set of one embedding. */
-export function prototypeScore(space: PrototypeSpace, v: Float64Array): { score: number; positive: number; negative: number; neutral: number } {
+export function prototypeScore(
+  space: PrototypeSpace,
+  v: Float64Array,
+): { score: number; positive: number; negative: number; neutral: number } {
   const positive = meanCosine(v, space.positive);
   const negative = meanCosine(v, space.negative);
   const neutral = meanCosine(v, space.neutral);
@@ -85,7 +92,11 @@ export function prototypeScore(space: PrototypeSpace, v: Float64Array): { score:
 }
 
 /** Percentiles of the raw prototype score over reference texts (the calibration the estimator uses). */
-export async function prototypeCalibration(embedder: Embedder, space: PrototypeSpace, referenceTexts: readonly string[]): Promise<number[]> {
+export async function prototypeCalibration(
+  embedder: Embedder,
+  space: PrototypeSpace,
+  referenceTexts: readonly string[],
+): Promise<number[]> {
   const vecs = await embedder.embedBatch([...referenceTexts]);
   return quantilesOf(vecs.map((v) => prototypeScore(space, v).score));
 }

@@ -41,7 +41,10 @@ export function createEstimator(name: string, parts: EstimatorParts = {}): Emoti
     case "afinn":
       return afinnEstimator();
     case "emobank":
-      return emobankEstimator(need(parts.emobankModel, "a fitted EmoBank model (fitEmoBankModel, or `pnpm bench exp7`)"), need(parts.embedder, "the embedder the model was fitted with"));
+      return emobankEstimator(
+        need(parts.emobankModel, "a fitted EmoBank model (fitEmoBankModel, or `pnpm bench exp7`)"),
+        need(parts.embedder, "the embedder the model was fitted with"),
+      );
     case "prototype": {
       const p = need(parts.prototype, "its exemplar space and calibration (prototypeSpace, prototypeCalibration)");
       return prototypeEstimator(need(parts.embedder, "an embedder"), p.space, p.quantiles);

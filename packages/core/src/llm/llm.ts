@@ -50,7 +50,10 @@ export function requireTemperature(value: unknown, what = "temperature"): number
 
 /** The last non-blank line of a text, trimmed ("" when there is none). */
 function lastLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   return lines[lines.length - 1] ?? "";
 }
 

@@ -93,7 +93,8 @@ export class OpenAiLlm implements Llm {
   private readonly fetchImpl: typeof fetch;
 
   constructor(options: OpenAiLlmOptions) {
-    if (options === null || typeof options !== "object") throw new TypeError("OpenAiLlm: options must be an object with at least { apiKey }");
+    if (options === null || typeof options !== "object")
+      throw new TypeError("OpenAiLlm: options must be an object with at least { apiKey }");
     this.apiKey = requireNonEmpty(options.apiKey, "OpenAiLlm: apiKey");
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? DEFAULT_LLM_BASE_URL);
     this.model = requireNonEmpty(options.model ?? DEFAULT_LLM_MODEL, "OpenAiLlm: model");
@@ -101,7 +102,8 @@ export class OpenAiLlm implements Llm {
     this.imageSize = options.imageSize === undefined ? undefined : requireNonEmpty(options.imageSize, "OpenAiLlm: imageSize");
     this.timeoutMs = requireTimerMs(options.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS, "OpenAiLlm: timeoutMs");
     const f = options.fetch ?? globalThis.fetch;
-    if (typeof f !== "function") throw new TypeError("OpenAiLlm: no fetch implementation available (Node ≥ 18 has one; or pass options.fetch)");
+    if (typeof f !== "function")
+      throw new TypeError("OpenAiLlm: no fetch implementation available (Node ≥ 18 has one; or pass options.fetch)");
     this.fetchImpl = f;
     this.name = `openai:${this.model}`;
   }
@@ -122,7 +124,13 @@ export class OpenAiLlm implements Llm {
     const { url, json, raw } = await this.post("/chat/completions", body);
     const content = (json as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message?.content;
     if (typeof content !== "string") {
-      throw new LlmError(`LLM response from ${url} has no choices[0].message.content string: ${snippet(raw)}`, "response", url, undefined, snippet(raw));
+      throw new LlmError(
+        `LLM response from ${url} has no choices[0].message.content string: ${snippet(raw)}`,
+        "response",
+        url,
+        undefined,
+        snippet(raw),
+      );
     }
     return content;
   }
@@ -138,7 +146,13 @@ export class OpenAiLlm implements Llm {
     if (first && typeof first.b64_json === "string") image.b64Json = first.b64_json;
     if (first && typeof first.revised_prompt === "string") image.revisedPrompt = first.revised_prompt;
     if (image.url === undefined && image.b64Json === undefined) {
-      throw new LlmError(`image response from ${url} has neither data[0].url nor data[0].b64_json: ${snippet(raw)}`, "response", url, undefined, snippet(raw));
+      throw new LlmError(
+        `image response from ${url} has neither data[0].url nor data[0].b64_json: ${snippet(raw)}`,
+        "response",
+        url,
+        undefined,
+        snippet(raw),
+      );
     }
     return image;
   }
@@ -163,20 +177,43 @@ export class OpenAiLlm implements Llm {
     } catch (err) {
       const e = err as { name?: string; message?: string; cause?: { message?: string } };
       if (e?.name === "TimeoutError" || e?.name === "AbortError") {
-        throw new LlmError(`LLM request POST ${url} timed out after ${this.timeoutMs} ms (raise timeoutMs or check the server)`, "timeout", url, undefined, undefined, { cause: err });
+        throw new LlmError(
+          `LLM request POST ${url} timed out after ${this.timeoutMs} ms (raise timeoutMs or check the server)`,
+          "timeout",
+          url,
+          undefined,
+          undefined,
+          { cause: err },
+        );
       }
       const detail = e?.cause?.message ?? e?.message ?? String(err);
-      throw new LlmError(`LLM request POST ${url} failed before a response: ${detail} (check baseUrl and the network)`, "network", url, undefined, undefined, { cause: err });
+      throw new LlmError(
+        `LLM request POST ${url} failed before a response: ${detail} (check baseUrl and the network)`,
+        "network",
+        url,
+        undefined,
+        undefined,
+        { cause: err },
+      );
     }
     if (!res.ok) {
-      const hint = res.status === 401 || res.status === 403 ? " (check the API key)" : res.status === 404 ? " (check baseUrl and the model id)" : "";
-      throw new LlmError(`LLM request POST ${url} failed with HTTP ${res.status}${hint}: ${snippet(raw)}`, "http", url, res.status, snippet(raw));
+      const hint =
+        res.status === 401 || res.status === 403 ? " (check the API key)" : res.status === 404 ? " (check baseUrl and the model id)" : "";
+      throw new LlmError(
+        `LLM request POST ${url} failed with HTTP ${res.status}${hint}: ${snippet(raw)}`,
+        "http",
+        url,
+        res.status,
+        snippet(raw),
+      );
     }
     let json: unknown;
     try {
       json = JSON.parse(raw);
     } catch (err) {
-      throw new LlmError(`LLM response from ${url} is not valid JSON: ${snippet(raw)}`, "response", url, res.status, snippet(raw), { cause: err });
+      throw new LlmError(`LLM response from ${url} is not valid JSON: ${snippet(raw)}`, "response", url, res.status, snippet(raw), {
+        cause: err,
+      });
     }
     return { url, json, raw };
   }
@@ -220,7 +257,10 @@ export function createLlm(options: CreateLlmOptions = {}): Llm {
   let timeoutMs = options.timeoutMs;
   const envTimeout = fromEnv(env, "PERSODE_LLM_TIMEOUT_MS");
   if (timeoutMs === undefined && envTimeout !== undefined) {
-    timeoutMs = requireTimerMs(/^\d+$/.test(envTimeout) ? Number(envTimeout) : Number.NaN, `PERSODE_LLM_TIMEOUT_MS=${JSON.stringify(envTimeout)}`);
+    timeoutMs = requireTimerMs(
+      /^\d+$/.test(envTimeout) ? Number(envTimeout) : Number.NaN,
+      `PERSODE_LLM_TIMEOUT_MS=${JSON.stringify(envTimeout)}`,
+    );
   }
   const opts: OpenAiLlmOptions = {
     apiKey,

@@ -8,7 +8,8 @@ const orderCache = new WeakMap<RankingContext, Map<string, Int32Array>>();
 
 /** The BM25 index of a column view's texts, built once per column view and parameter set. */
 export function bm25IndexOf(columns: StoreColumns, params: Bm25Params = BM25_DEFAULTS): Bm25Index {
-  if (!columns.texts) throw new Error("BM25 needs the memories' texts: rank with a context from MemoryStore.context() (its columns carry texts)");
+  if (!columns.texts)
+    throw new Error("BM25 needs the memories' texts: rank with a context from MemoryStore.context() (its columns carry texts)");
   const key = `${params.k1}|${params.b}`;
   let byParams = indexCache.get(columns);
   if (!byParams) indexCache.set(columns, (byParams = new Map()));

@@ -17,7 +17,9 @@ export class StrategyRankingError extends Error {
     readonly query: string,
     problem: string,
   ) {
-    super(`strategy ${JSON.stringify(strategy)} on query ${JSON.stringify(query.length > 80 ? query.slice(0, 80) + "…" : query)}: ${problem}`);
+    super(
+      `strategy ${JSON.stringify(strategy)} on query ${JSON.stringify(query.length > 80 ? query.slice(0, 80) + "…" : query)}: ${problem}`,
+    );
   }
 }
 

@@ -29,11 +29,14 @@ export function isShipped(s: RetrievalStrategy): boolean {
 export function claimNames(s: RetrievalStrategy, where: string): void {
   if (!s || typeof s.rank !== "function") throw new TypeError(`${where}: expected an object with key, slug and rank()`);
   if (typeof s.key !== "string" || s.key === "") throw new TypeError(`${where}: a strategy needs a non-empty string key`);
-  if (typeof s.slug !== "string" || !/^[a-z0-9_-]+$/.test(s.slug)) throw new RangeError(`strategy slug "${String(s.slug)}" must match [a-z0-9_-]+`);
+  if (typeof s.slug !== "string" || !/^[a-z0-9_-]+$/.test(s.slug))
+    throw new RangeError(`strategy slug "${String(s.slug)}" must match [a-z0-9_-]+`);
   for (const name of new Set([s.key, s.slug])) {
     const owner = reserved.get(name);
     if (owner !== undefined && !shipped.has(s)) {
-      throw new Error(`a strategy with key "${s.key}" or slug "${s.slug}" is already registered: "${name}" belongs to the shipped strategy "${owner}", which a plugin cannot replace; give yours its own key and slug`);
+      throw new Error(
+        `a strategy with key "${s.key}" or slug "${s.slug}" is already registered: "${name}" belongs to the shipped strategy "${owner}", which a plugin cannot replace; give yours its own key and slug`,
+      );
     }
     if (taken.has(name)) throw new Error(`a strategy with key "${s.key}" or slug "${s.slug}" is already registered`);
   }

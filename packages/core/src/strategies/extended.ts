@@ -14,7 +14,15 @@ import type { RetrievalStrategy } from "./strategy.js";
  * the Persode gate on the hybrid. They are kept out of the main registry so the paper-format results
  * keep exactly the paper's strategies; benchmarks run them through `extendedStrategies()`.
  */
-export const EXTENDED_STRATEGIES: readonly RetrievalStrategy[] = Object.freeze([bm25, rrf, combSum, generativeAgents, memoryBank, mmr, gatedHybrid]);
+export const EXTENDED_STRATEGIES: readonly RetrievalStrategy[] = Object.freeze([
+  bm25,
+  rrf,
+  combSum,
+  generativeAgents,
+  memoryBank,
+  mmr,
+  gatedHybrid,
+]);
 
 const extended: RetrievalStrategy[] = [];
 

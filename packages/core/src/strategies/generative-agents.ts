@@ -18,7 +18,10 @@ export interface GenerativeAgentsOptions {
  * each min-max normalised to [0, 1] over the store (a constant component becomes 0.5, as in the
  * published normalize_dict_floats), score = w_rec·recency + w_imp·importance + w_rel·relevance.
  */
-export function generativeAgentsScores(ctx: RankingContext, opts: GenerativeAgentsOptions = {}): { recency: Float64Array; importance: Float64Array; relevance: Float64Array; score: Float64Array } {
+export function generativeAgentsScores(
+  ctx: RankingContext,
+  opts: GenerativeAgentsOptions = {},
+): { recency: Float64Array; importance: Float64Array; relevance: Float64Array; score: Float64Array } {
   const decay = opts.decayPerHour ?? 0.995;
   const [wRec, wImp, wRel] = opts.weights ?? [1, 1, 1];
   const { size, decayFromMs, emotionalIntensity } = ctx.columns;
@@ -47,7 +50,11 @@ export function generativeAgentsScores(ctx: RankingContext, opts: GenerativeAgen
  * per hour; recency_decay = 0.99 in scratch.py, and the oldest gets the largest value), and the weights
  * are gw = [0.5, 3, 2] for recency, relevance, importance. This module follows the paper.
  */
-export function generativeAgentsStrategy(opts: GenerativeAgentsOptions = {}, key = "generative agents", slug = "generative_agents"): RetrievalStrategy {
+export function generativeAgentsStrategy(
+  opts: GenerativeAgentsOptions = {},
+  key = "generative agents",
+  slug = "generative_agents",
+): RetrievalStrategy {
   const decay = opts.decayPerHour ?? 0.995;
   if (!(decay > 0 && decay <= 1)) throw new RangeError(`Generative Agents: decay per hour must be in (0, 1], got ${decay}`);
   const w = opts.weights ?? [1, 1, 1];

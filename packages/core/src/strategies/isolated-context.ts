@@ -32,7 +32,12 @@ export function isolatedContext(ctx: RankingContext, strategy: RetrievalStrategy
   let columns = byStrategy.get(strategy);
   if (!columns) byStrategy.set(strategy, (columns = copyColumns(ctx.columns)));
   const q = ctx.query;
-  const query = Object.freeze({ text: q.text, vector: q.vector.slice(), intensity: ctx.queryIntensity(), similarity: ctx.similarity().slice() });
+  const query = Object.freeze({
+    text: q.text,
+    vector: q.vector.slice(),
+    intensity: ctx.queryIntensity(),
+    similarity: ctx.similarity().slice(),
+  });
   const p = ctx.params;
   // Frozen too: similarity and intensity are given, so the context never assigns its own fields again (its caches are Maps).
   const own = new RankingContext(columns, query, ctx.nowMs, Object.freeze({ ...p, weights: Object.freeze({ ...p.weights }) }));

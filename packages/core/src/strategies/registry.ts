@@ -17,7 +17,9 @@ export function registerStrategy(s: RetrievalStrategy): void {
   registry.push(s);
 }
 
-/** Remove a plugin's strategy by key (for experiments and tests); returns whether it was registered. Shipped strategies cannot be removed. */
+/**
+ * Remove a plugin's strategy by key (for experiments and tests); returns whether it was registered. Shipped strategies cannot be removed.
+ */
 export function unregisterStrategy(key: string): boolean {
   const i = registry.findIndex((r) => r.key === key);
   if (i >= 0) {

@@ -59,24 +59,30 @@ export function diaryOpener(emotion: string): string {
  * @internal exported for tests only: test/templates.test.ts.
  */
 export function diaryCloser(valence: number): string {
-  if (typeof valence !== "number" || Number.isNaN(valence)) throw new TypeError(`diaryCloser: valence must be a number (-1, 0 or 1), got ${String(valence)}`);
+  if (typeof valence !== "number" || Number.isNaN(valence))
+    throw new TypeError(`diaryCloser: valence must be a number (-1, 0 or 1), got ${String(valence)}`);
   return DIARY_CLOSERS[String(Math.sign(valence) || 0)]!;
 }
 
 function checkEpisode(episode: DiaryEpisode, where: string): void {
   if (episode === null || typeof episode !== "object") throw new TypeError(`${where}: episode must be an analysis object`);
-  if (typeof episode.event !== "string" || episode.event.trim().length === 0) throw new TypeError(`${where}: episode.event must be a non-empty string, got ${JSON.stringify(episode.event)}`);
+  if (typeof episode.event !== "string" || episode.event.trim().length === 0)
+    throw new TypeError(`${where}: episode.event must be a non-empty string, got ${JSON.stringify(episode.event)}`);
   if (typeof episode.emotion !== "string") throw new TypeError(`${where}: episode.emotion must be a string`);
-  if (typeof episode.intensity !== "number" || !Number.isFinite(episode.intensity)) throw new TypeError(`${where}: episode.intensity must be a finite number, got ${String(episode.intensity)}`);
-  if (!Array.isArray(episode.hashtags) || episode.hashtags.some((h) => typeof h !== "string")) throw new TypeError(`${where}: episode.hashtags must be an array of strings`);
+  if (typeof episode.intensity !== "number" || !Number.isFinite(episode.intensity))
+    throw new TypeError(`${where}: episode.intensity must be a finite number, got ${String(episode.intensity)}`);
+  if (!Array.isArray(episode.hashtags) || episode.hashtags.some((h) => typeof h !== "string"))
+    throw new TypeError(`${where}: episode.hashtags must be an array of strings`);
 }
 
 function checkRelated(relatedEvents: readonly string[], where: string): string[] {
   if (!Array.isArray(relatedEvents)) throw new TypeError(`${where}: relatedEvents must be an array of event strings`);
-  return relatedEvents.map((e, i) => {
-    if (typeof e !== "string") throw new TypeError(`${where}: relatedEvents[${i}] must be a string, got ${typeof e}`);
-    return e.trim();
-  }).filter((e) => e.length > 0);
+  return relatedEvents
+    .map((e, i) => {
+      if (typeof e !== "string") throw new TypeError(`${where}: relatedEvents[${i}] must be a string, got ${typeof e}`);
+      return e.trim();
+    })
+    .filter((e) => e.length > 0);
 }
 
 /**
@@ -99,7 +105,11 @@ export function composeDiary(episode: DiaryEpisode, relatedEvents: readonly stri
  * The instruction prompt asking an LLM for the diary body (system = the user's chat style plus
  * the writing brief; user = the episode facts). The caller appends the hashtags itself.
  */
-export function buildDiaryPrompt(prefs: Preferences, episode: DiaryEpisode, relatedEvents: readonly string[] = []): { system: string; user: string } {
+export function buildDiaryPrompt(
+  prefs: Preferences,
+  episode: DiaryEpisode,
+  relatedEvents: readonly string[] = [],
+): { system: string; user: string } {
   checkEpisode(episode, "buildDiaryPrompt");
   const related = checkRelated(relatedEvents, "buildDiaryPrompt");
   const system = [

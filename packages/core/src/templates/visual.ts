@@ -35,7 +35,8 @@ export const COMPOSITION_CUE = "character centered in a medium shot, clean compo
 
 /** The mood cue for an emotion (case-insensitive); unknown emotions get the neutral cue. */
 export function moodCue(emotion: string): string {
-  if (typeof emotion !== "string") throw new TypeError(`moodCue: emotion must be a string, got ${emotion === null ? "null" : typeof emotion}`);
+  if (typeof emotion !== "string")
+    throw new TypeError(`moodCue: emotion must be a string, got ${emotion === null ? "null" : typeof emotion}`);
   const key = emotion.trim().toLowerCase();
   return Object.prototype.hasOwnProperty.call(MOOD_CUES, key) ? MOOD_CUES[key]! : MOOD_CUES.neutral!;
 }
@@ -43,8 +44,10 @@ export function moodCue(emotion: string): string {
 function episodeParts(episode: VisualEpisode, where: string): { event: string; emotion: string } {
   if (episode === null || typeof episode !== "object") throw new TypeError(`${where}: episode must be an object with event and emotion`);
   const { event, emotion } = episode;
-  if (typeof event !== "string" || event.trim().length === 0) throw new TypeError(`${where}: episode.event must be a non-empty string, got ${JSON.stringify(event)}`);
-  if (typeof emotion !== "string" || emotion.trim().length === 0) throw new TypeError(`${where}: episode.emotion must be a non-empty string, got ${JSON.stringify(emotion)}`);
+  if (typeof event !== "string" || event.trim().length === 0)
+    throw new TypeError(`${where}: episode.event must be a non-empty string, got ${JSON.stringify(event)}`);
+  if (typeof emotion !== "string" || emotion.trim().length === 0)
+    throw new TypeError(`${where}: episode.emotion must be a non-empty string, got ${JSON.stringify(emotion)}`);
   return { event: event.trim(), emotion: emotion.trim().toLowerCase() };
 }
 
@@ -55,7 +58,8 @@ function subjectString(subject: Preferences | readonly string[] | string, where:
   }
   if (Array.isArray(subject)) {
     subject.forEach((d, i) => {
-      if (typeof d !== "string" || d.trim().length === 0) throw new TypeError(`${where}: descriptor ${i} must be a non-empty string, got ${JSON.stringify(d)}`);
+      if (typeof d !== "string" || d.trim().length === 0)
+        throw new TypeError(`${where}: descriptor ${i} must be a non-empty string, got ${JSON.stringify(d)}`);
     });
     if (subject.length === 0) throw new RangeError(`${where}: the descriptor list must not be empty`);
   } else if (subject === null || typeof subject !== "object") {
@@ -89,14 +93,19 @@ const IMAGE_PROMPT_EXAMPLES: readonly ImagePromptExample[] = Object.freeze([
     event: "baked bread first time kitchen",
     emotion: "joyful",
     prompt:
-      "watercolor storybook art, a 34-year-old character, curly red hair, no glasses, casual fashion, cozy home background, pulling a first homemade loaf out of the oven in a small kitchen, flour on the sleeves, proud grin, warm golden-hour sunlight, bright cheerful colors, uplifting mood, character centered in a medium shot",
+      "watercolor storybook art, a 34-year-old character, curly red hair, no glasses, casual fashion, cozy home background, pulling " +
+      "a first homemade loaf out of the oven in a small kitchen, flour on the sleeves, proud grin, warm golden-hour sunlight, bright " +
+      "cheerful colors, uplifting mood, character centered in a medium shot",
   },
   {
-    descriptors: "soft anime illustration, a 19-year-old character, long black hair, wearing glasses, street fashion, rainy city background",
+    descriptors:
+      "soft anime illustration, a 19-year-old character, long black hair, wearing glasses, street fashion, rainy city background",
     event: "missed last train station alone",
     emotion: "anxious",
     prompt:
-      "soft anime illustration, a 19-year-old character, long black hair, wearing glasses, street fashion, rainy city background, standing alone on an empty platform as the last train pulls away, clutching a phone, cold flickering light, desaturated greens, uneasy restless mood, character centered in a medium shot",
+      "soft anime illustration, a 19-year-old character, long black hair, wearing glasses, street fashion, rainy city background, " +
+      "standing alone on an empty platform as the last train pulls away, clutching a phone, cold flickering light, desaturated " +
+      "greens, uneasy restless mood, character centered in a medium shot",
   },
 ]);
 

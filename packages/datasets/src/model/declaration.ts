@@ -43,11 +43,20 @@ export interface ModelPrefixes {
 export interface PinnedModel {
   /** Short name: the `--embedder` choice, the run key and the report label, e.g. "all-MiniLM-L6-v2". */
   name: string;
-  /** Other names `--embedder` accepts; the first, when given, is the embedder's `name` in results and seed streams (all-MiniLM-L6-v2: "minilm", as in the paper's runs), else `name` is. */
+  /**
+   * Other names `--embedder` accepts; the first, when given, is the embedder's `name` in results and seed streams (all-MiniLM-L6-v2:
+   * "minilm", as in the paper's runs), else `name` is.
+   */
   aliases: readonly string[];
-  /** Whether this is the paper's own model (all-MiniLM-L6-v2): its runs also enter the paper-format results files; every other model's only the extended, audited and Exp. 7 files. */
+  /**
+   * Whether this is the paper's own model (all-MiniLM-L6-v2): its runs also enter the paper-format results files; every other model's only
+   * the extended, audited and Exp. 7 files.
+   */
   paper: boolean;
-  /** Whether `pnpm bench all` runs it (the paper's model always runs): a model joins once its runs are regenerated and committed in results/. */
+  /**
+   * Whether `pnpm bench all` runs it (the paper's model always runs): a model joins once its runs are regenerated and committed in
+   * results/.
+   */
   inBenchAll: boolean;
   /** transformers.js model id and cache folder, e.g. "Xenova/all-MiniLM-L6-v2". */
   id: string;
@@ -71,7 +80,10 @@ export interface PinnedModel {
   maxWordPieces: number;
   /** Role prefixes, per the model's authors. */
   prefixes: ModelPrefixes;
-  /** 16 hex digits of sha256 over config.json, tokenizer.json, tokenizer_config.json and the ONNX file (names and bytes): the weights' identity in embedder ids and cache keys. */
+  /**
+   * 16 hex digits of sha256 over config.json, tokenizer.json, tokenizer_config.json and the ONNX file (names and bytes): the weights'
+   * identity in embedder ids and cache keys.
+   */
   fingerprint: string;
   /** Every file the folder must hold, each sha256-pinned. */
   files: readonly PinnedModelFile[];

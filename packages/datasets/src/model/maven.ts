@@ -32,7 +32,14 @@ export async function fetchMavenJar(f: MavenFetch): Promise<FetchedJar> {
   const dir = await mkdtemp(join(f.workDir, ".mvn-"));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
-    const args = ["-q", "-B", "dependency:copy", `-Dartifact=${f.coordinates}:jar`, `-DoutputDirectory=${dir}`, "-Dmdep.overWriteReleases=true"];
+    const args = [
+      "-q",
+      "-B",
+      "dependency:copy",
+      `-Dartifact=${f.coordinates}:jar`,
+      `-DoutputDirectory=${dir}`,
+      "-Dmdep.overWriteReleases=true",
+    ];
     const { code, output, error } = await run("mvn", args, f.env, f.timeoutMs);
     if (error) {
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
@@ -49,7 +56,8 @@ export async function fetchMavenJar(f: MavenFetch): Promise<FetchedJar> {
       );
     }
     const jars = (await readdir(dir)).filter((n) => n.endsWith(".jar"));
-    if (jars.length !== 1) throw new DatasetDownloadError(`${f.label}: \`mvn dependency:copy\` succeeded but left ${jars.length} jar files in ${dir}`);
+    if (jars.length !== 1)
+      throw new DatasetDownloadError(`${f.label}: \`mvn dependency:copy\` succeeded but left ${jars.length} jar files in ${dir}`);
     return { jar: join(dir, jars[0]!), cleanup };
   } catch (e) {
     await cleanup();
@@ -59,10 +67,18 @@ export async function fetchMavenJar(f: MavenFetch): Promise<FetchedJar> {
 
 function tail(text: string, lines = 15): string {
   const all = text.trimEnd().split("\n");
-  return all.slice(-lines).map((l) => `  ${l}`).join("\n");
+  return all
+    .slice(-lines)
+    .map((l) => `  ${l}`)
+    .join("\n");
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string; error?: Error }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string; error?: Error }> {
   return new Promise((resolve) => {
     let output = "";
     const child = spawn(cmd, args, { env, stdio: ["ignore", "pipe", "pipe"] });

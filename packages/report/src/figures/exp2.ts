@@ -15,18 +15,41 @@ export function exp2Figures(doc: ResultDoc): FigureSpec[] {
   const events = getArray(doc, ["rankings", first]).map((_, i) => getString(doc, ["rankings", first, i, "event"]));
   const rows: Array<{ event: string; weighting: string; S: number }> = [];
   for (const w of weightings) {
-    getArray(doc, ["rankings", w]).forEach((_, i) => rows.push({ event: getString(doc, ["rankings", w, i, "event"]), weighting: w, S: getNumber(doc, ["rankings", w, i, "S"]) }));
+    getArray(doc, ["rankings", w]).forEach((_, i) =>
+      rows.push({ event: getString(doc, ["rankings", w, i, "event"]), weighting: w, S: getNumber(doc, ["rankings", w, i, "S"]) }),
+    );
   }
-  const y = { field: "event", type: "nominal", sort: events, title: null, axis: { labelFontSize: 12, labelColor: "#222222", labelLimit: 520 } };
+  const y = {
+    field: "event",
+    type: "nominal",
+    sort: events,
+    title: null,
+    axis: { labelFontSize: 12, labelColor: "#222222", labelLimit: 520 },
+  };
   const layers: unknown[] = [
-    { mark: { type: "rule", color: "#bbbbbb", strokeWidth: 1.5 }, encoding: { y, x: { aggregate: "min", field: "S", type: "quantitative" }, x2: { aggregate: "max", field: "S" } } },
+    {
+      mark: { type: "rule", color: "#bbbbbb", strokeWidth: 1.5 },
+      encoding: { y, x: { aggregate: "min", field: "S", type: "quantitative" }, x2: { aggregate: "max", field: "S" } },
+    },
     {
       mark: { type: "point", filled: true, size: 90, opacity: 1, stroke: "#ffffff", strokeWidth: 1 },
       encoding: {
         y,
         x: { field: "S", type: "quantitative", axis: { title: "memory strength S at the reference date", grid: true } },
-        color: { field: "weighting", type: "nominal", sort: weightings, scale: { domain: weightings, range: weightings.map((_, i) => WEIGHTING_COLOURS[i % WEIGHTING_COLOURS.length]) }, legend: { title: null, orient: "bottom" } },
-        shape: { field: "weighting", type: "nominal", sort: weightings, scale: { domain: weightings, range: weightings.map((_, i) => WEIGHTING_SHAPES[i % WEIGHTING_SHAPES.length]) }, legend: { title: null, orient: "bottom" } },
+        color: {
+          field: "weighting",
+          type: "nominal",
+          sort: weightings,
+          scale: { domain: weightings, range: weightings.map((_, i) => WEIGHTING_COLOURS[i % WEIGHTING_COLOURS.length]) },
+          legend: { title: null, orient: "bottom" },
+        },
+        shape: {
+          field: "weighting",
+          type: "nominal",
+          sort: weightings,
+          scale: { domain: weightings, range: weightings.map((_, i) => WEIGHTING_SHAPES[i % WEIGHTING_SHAPES.length]) },
+          legend: { title: null, orient: "bottom" },
+        },
       },
     },
   ];
@@ -50,7 +73,12 @@ export function exp2Figures(doc: ResultDoc): FigureSpec[] {
       id: "exp2_weight_ablation",
       experiment: "exp2",
       caption: "Exp. 2 — strength S of the ten scenario memories under four Eq. 1 weightings; events sorted by the first weighting.",
-      spec: topLevel("Exp. 2 — how Eq. 1's weights (wE, wR, wC) reorder the memory store", subtitle, { width: 560, height: 28 * events.length, data: { values: rows }, layer: layers }),
+      spec: topLevel("Exp. 2 — how Eq. 1's weights (wE, wR, wC) reorder the memory store", subtitle, {
+        width: 560,
+        height: 28 * events.length,
+        data: { values: rows },
+        layer: layers,
+      }),
     },
   ];
 }

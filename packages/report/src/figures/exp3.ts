@@ -73,21 +73,51 @@ export function exp3Figures(doc: ResultDoc): FigureSpec[] {
     width: 620,
     height: 280,
     layer: [
-      { data: { values: [{ a: bumpFrom, b: bumpTo }] }, mark: { type: "rect", color: "#f3e3d6" }, encoding: { x: { field: "a", type: "quantitative" }, x2: { field: "b" } } },
+      {
+        data: { values: [{ a: bumpFrom, b: bumpTo }] },
+        mark: { type: "rect", color: "#f3e3d6" },
+        encoding: { x: { field: "a", type: "quantitative" }, x2: { field: "b" } },
+      },
       {
         data: { values: [{ a: alpha, y: 1.02, text: `α = ${shortest(alpha, 2)} (pre-registered)` }] },
         mark: { type: "text", align: "left", dx: 4, fontSize: 10, color: "#444444", baseline: "top" },
         encoding: { x: { field: "a", type: "quantitative" }, y: { field: "y", type: "quantitative" }, text: { field: "text" } },
       },
-      { data: { values: [{ a: alpha }] }, mark: { type: "rule", strokeDash: [5, 4], color: "#555555" }, encoding: { x: { field: "a", type: "quantitative" } } },
+      {
+        data: { values: [{ a: alpha }] },
+        mark: { type: "rule", strokeDash: [5, 4], color: "#555555" },
+        encoding: { x: { field: "a", type: "quantitative" } },
+      },
       {
         data: { values: sweep },
         mark: { type: "line", point: { filled: true, size: 40 }, strokeWidth: 2.2 },
         encoding: {
-          x: { field: "alpha", type: "quantitative", scale: { domain: [0, 1], nice: false }, axis: { title: "α — fusion weight on semantic similarity", format: ".1f" } },
-          y: { field: "value", type: "quantitative", scale: { domain: [0, 1.05], nice: false }, axis: { title: "score (higher is better)", values: [0, 0.2, 0.4, 0.6, 0.8, 1] } },
-          color: { field: "metric", type: "nominal", sort: labels, scale: { domain: labels, range: sweepMetrics.map((m) => m.colour) }, legend: { title: null } },
-          shape: { field: "metric", type: "nominal", sort: labels, scale: { domain: labels, range: sweepMetrics.map((m) => m.shape) }, legend: { title: null } },
+          x: {
+            field: "alpha",
+            type: "quantitative",
+            scale: { domain: [0, 1], nice: false },
+            axis: { title: "α — fusion weight on semantic similarity", format: ".1f" },
+          },
+          y: {
+            field: "value",
+            type: "quantitative",
+            scale: { domain: [0, 1.05], nice: false },
+            axis: { title: "score (higher is better)", values: [0, 0.2, 0.4, 0.6, 0.8, 1] },
+          },
+          color: {
+            field: "metric",
+            type: "nominal",
+            sort: labels,
+            scale: { domain: labels, range: sweepMetrics.map((m) => m.colour) },
+            legend: { title: null },
+          },
+          shape: {
+            field: "metric",
+            type: "nominal",
+            sort: labels,
+            scale: { domain: labels, range: sweepMetrics.map((m) => m.shape) },
+            legend: { title: null },
+          },
         },
       },
     ],
@@ -98,7 +128,16 @@ export function exp3Figures(doc: ResultDoc): FigureSpec[] {
       id: "exp3_strategies",
       experiment: "exp3",
       caption: "Exp. 3 — target recall@3, target MRR and topical precision@3 per strategy, vague and plain probes.",
-      spec: topLevel("Exp. 3 — Memory Selection Block vs baselines", protocolNote, strategyBarGrid(bars, { strategies: records, rows: CONDITIONS.map(rowLabel), columns: metrics.map((m) => m.label), yTitle: "score" })),
+      spec: topLevel(
+        "Exp. 3 — Memory Selection Block vs baselines",
+        protocolNote,
+        strategyBarGrid(bars, {
+          strategies: records,
+          rows: CONDITIONS.map(rowLabel),
+          columns: metrics.map((m) => m.label),
+          yTitle: "score",
+        }),
+      ),
     },
     {
       id: "exp3_categories",
@@ -107,7 +146,13 @@ export function exp3Figures(doc: ResultDoc): FigureSpec[] {
       spec: topLevel(
         "Exp. 3 — where fusion gains and where it costs",
         "recall@3 by target category · emotional memories intruding on neutral probes",
-        strategyBarGrid(catBars, { strategies: records, rows: CONDITIONS.map(rowLabel), columns: [...categories.map((c) => `recall@3|${c.label}`), intrusionLabel], yTitle: "share", width: 160 }),
+        strategyBarGrid(catBars, {
+          strategies: records,
+          rows: CONDITIONS.map(rowLabel),
+          columns: [...categories.map((c) => `recall@3|${c.label}`), intrusionLabel],
+          yTitle: "share",
+          width: 160,
+        }),
       ),
     },
     {

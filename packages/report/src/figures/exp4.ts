@@ -19,7 +19,13 @@ export function exp4Figures(doc: ResultDoc): FigureSpec[] {
     const column = `utterance ${utterances.indexOf(utterance) + 1} (${emotion})`;
     getArray(doc, [...base, "cases", i, "descriptors"]).forEach((__, k) => {
       const present = getBoolean(doc, [...base, "cases", i, "descriptors", k, "present"]);
-      cells.push({ profile, utterance: column, descriptor: getString(doc, [...base, "cases", i, "descriptors", k, "text"]), status: present ? "in the image prompt" : "missing", mark: present ? "✓" : "✗" });
+      cells.push({
+        profile,
+        utterance: column,
+        descriptor: getString(doc, [...base, "cases", i, "descriptors", k, "text"]),
+        status: present ? "in the image prompt" : "missing",
+        mark: present ? "✓" : "✗",
+      });
     });
   });
   const present = getNumber(doc, [...base, "descriptor_coverage", "present"]);
@@ -27,7 +33,13 @@ export function exp4Figures(doc: ResultDoc): FigureSpec[] {
   const differ = getBoolean(doc, [...base, "profiles_differ"]);
   const mood = getBoolean(doc, [...base, "shared_mood_cue"]);
   const columns = [...new Set(cells.map((c) => c.utterance))];
-  const y = { field: "descriptor", type: "nominal", sort: null, title: null, axis: { labelLimit: 300, labelFontSize: 11, labelColor: "#222222" } };
+  const y = {
+    field: "descriptor",
+    type: "nominal",
+    sort: null,
+    title: null,
+    axis: { labelLimit: 300, labelFontSize: 11, labelColor: "#222222" },
+  };
   const x = { field: "utterance", type: "nominal", sort: columns, title: null, axis: { orient: "top", labelAngle: 0, labelLimit: 220 } };
   return [
     {
@@ -51,7 +63,12 @@ export function exp4Figures(doc: ResultDoc): FigureSpec[] {
                 encoding: {
                   x,
                   y,
-                  color: { field: "status", type: "nominal", scale: { domain: ["in the image prompt", "missing"], range: [SERIES_COLOURS.indigo, SERIES_COLOURS.wine] }, legend: { title: null } },
+                  color: {
+                    field: "status",
+                    type: "nominal",
+                    scale: { domain: ["in the image prompt", "missing"], range: [SERIES_COLOURS.indigo, SERIES_COLOURS.wine] },
+                    legend: { title: null },
+                  },
                 },
               },
               { mark: { type: "text", color: "#ffffff", fontSize: 13, fontWeight: "bold" }, encoding: { x, y, text: { field: "mark" } } },

@@ -1,4 +1,7 @@
-/** Exp. 5 on audited evidence: recall per strategy on the original and the audited gold, and their paired difference, one panel per embedder. */
+/**
+ * Exp. 5 on audited evidence: recall per strategy on the original and the audited gold, and their paired difference, one panel per
+ * embedder.
+ */
 import { fixed } from "../format.js";
 import { getKeys, getNumber, orderedStrategies, orderedStrategyRecords, type ResultDoc } from "@persode/results";
 import { embedderName } from "../style.js";
@@ -23,11 +26,25 @@ export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
       const base = [...run, "strategies", s];
       for (const gold of ["original", "audited"] as const) {
         const m = "evidence_recall@5";
-        points.push({ panel, strategy: s, gold: GOLD_LABELS[gold], value: getNumber(doc, [...base, gold, m]), lo: getNumber(doc, [...base, gold, "ci95", m, 0]), hi: getNumber(doc, [...base, gold, "ci95", m, 1]) });
+        points.push({
+          panel,
+          strategy: s,
+          gold: GOLD_LABELS[gold],
+          value: getNumber(doc, [...base, gold, m]),
+          lo: getNumber(doc, [...base, gold, "ci95", m, 0]),
+          hi: getNumber(doc, [...base, gold, "ci95", m, 1]),
+        });
       }
       for (const m of EXP5_AUDIT_METRICS) {
         const d = [...base, "audited_minus_original", m.key];
-        paired.push({ panel, metric: m.label, strategy: s, diff: getNumber(doc, [...d, "diff"]), lo: getNumber(doc, [...d, "ci95", 0]), hi: getNumber(doc, [...d, "ci95", 1]) });
+        paired.push({
+          panel,
+          metric: m.label,
+          strategy: s,
+          diff: getNumber(doc, [...d, "diff"]),
+          lo: getNumber(doc, [...d, "ci95", 0]),
+          hi: getNumber(doc, [...d, "ci95", 1]),
+        });
       }
     }
   }
@@ -39,7 +56,9 @@ export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
     {
       id: "exp5_audited",
       experiment: "exp5-audit",
-      caption: "Exp. 5 — LoCoMo evidence recall@5 per strategy on the original gold (circles) and the audited gold (diamonds), with 95 % bootstrap CIs; one panel per embedder.",
+      caption:
+        "Exp. 5 — LoCoMo evidence recall@5 per strategy on the original gold (circles) and the audited gold (diamonds), with 95 % " +
+        "bootstrap CIs; one panel per embedder.",
       spec: topLevel(
         "Exp. 5 — LoCoMo recall on the original and the audited gold",
         "circle: original gold · diamond: audited gold (LLM-assisted audit, human-reviewed) · bar: 95 % percentile-bootstrap CI",
@@ -51,7 +70,16 @@ export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
             width: 420,
             height: 34 * Math.max(1, strategies.length),
             layer: [
-              { mark: { type: "rule", strokeWidth: 2 }, encoding: { y, yOffset, x: { field: "lo", type: "quantitative", title: "evidence recall@5" }, x2: { field: "hi" }, color: strategyColour(strategies) } },
+              {
+                mark: { type: "rule", strokeWidth: 2 },
+                encoding: {
+                  y,
+                  yOffset,
+                  x: { field: "lo", type: "quantitative", title: "evidence recall@5" },
+                  x2: { field: "hi" },
+                  color: strategyColour(strategies),
+                },
+              },
               {
                 mark: { type: "point", filled: true, size: 60, opacity: 1 },
                 encoding: {
@@ -59,7 +87,13 @@ export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
                   yOffset,
                   x,
                   color: strategyColour(strategies),
-                  shape: { field: "gold", type: "nominal", sort: golds, scale: { domain: golds, range: ["circle", "diamond"] }, legend: { title: null } },
+                  shape: {
+                    field: "gold",
+                    type: "nominal",
+                    sort: golds,
+                    scale: { domain: golds, range: ["circle", "diamond"] },
+                    legend: { title: null },
+                  },
                 },
               },
             ],
@@ -71,7 +105,9 @@ export function exp5AuditFigures(doc: ResultDoc): FigureSpec[] {
     {
       id: "exp5_audited_paired",
       experiment: "exp5-audit",
-      caption: "Exp. 5 — paired difference audited − original gold per strategy on the questions included under both, with 95 % bootstrap CIs; left of the dashed line = lower on the audited gold.",
+      caption:
+        "Exp. 5 — paired difference audited − original gold per strategy on the questions included under both, with 95 % bootstrap " +
+        "CIs; left of the dashed line = lower on the audited gold.",
       spec: topLevel(
         "Exp. 5 — audited − original gold (LoCoMo, same questions)",
         "dot: paired difference · bar: 95 % bootstrap CI · left of 0 = lower recall on the audited gold",

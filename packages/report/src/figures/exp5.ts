@@ -1,4 +1,7 @@
-/** Exp. 5 figures: LoCoMo strategy comparison with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp. 5). */
+/**
+ * Exp. 5 figures: LoCoMo strategy comparison with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp.
+ * 5).
+ */
 import { fixed } from "../format.js";
 import { getKeys, getNumber, orderedStrategies, orderedStrategyRecords, type ResultDoc, type StrategyRecord } from "@persode/results";
 import { embedderName } from "../style.js";
@@ -28,7 +31,11 @@ export function exp5Figures(doc: ResultDoc): FigureSpec[] {
     panels.push(panel);
     for (const s of keys) {
       for (const m of EXP5_METRICS) {
-        const r = barAndPairedDiff(doc, { panel, group: m.short, strategy: s, metric: m.label }, { value: [...run, s, m.key], ci: [...run, s, "ci95", m.key], paired: [...run, s, "paired_vs_similarity", m.key] });
+        const r = barAndPairedDiff(
+          doc,
+          { panel, group: m.short, strategy: s, metric: m.label },
+          { value: [...run, s, m.key], ci: [...run, s, "ci95", m.key], paired: [...run, s, "paired_vs_similarity", m.key] },
+        );
         bars.push(r.bar);
         if (r.paired) paired.push(r.paired);
       }
@@ -42,8 +49,16 @@ export function exp5Figures(doc: ResultDoc): FigureSpec[] {
       caption: `Exp. 5 — LoCoMo evidence retrieval per strategy${hasCi ? " with 95 % bootstrap CIs (whiskers)" : ""}, one panel per embedder.`,
       spec: topLevel(
         "Exp. 5 — LoCoMo evidence retrieval",
-        hasCi ? "recall = evidence recall over all questions · whiskers: 95 % percentile-bootstrap CI" : "recall = evidence recall over all questions",
-        groupedBarsWithCi(bars, { strategies, panels, groups: EXP5_METRICS.map((m) => m.short), yTitle: "score (higher is better)", width: 430 }),
+        hasCi
+          ? "recall = evidence recall over all questions · whiskers: 95 % percentile-bootstrap CI"
+          : "recall = evidence recall over all questions",
+        groupedBarsWithCi(bars, {
+          strategies,
+          panels,
+          groups: EXP5_METRICS.map((m) => m.short),
+          yTitle: "score (higher is better)",
+          width: 430,
+        }),
       ),
     },
   ];
@@ -52,11 +67,18 @@ export function exp5Figures(doc: ResultDoc): FigureSpec[] {
     figures.push({
       id: "exp5_paired",
       experiment: "exp5",
-      caption: "Exp. 5 — paired difference of each strategy to similarity-only on the same questions, with 95 % bootstrap CIs; left of the dashed line = worse than similarity-only.",
+      caption:
+        "Exp. 5 — paired difference of each strategy to similarity-only on the same questions, with 95 % bootstrap CIs; left of the " +
+        "dashed line = worse than similarity-only.",
       spec: topLevel(
         "Exp. 5 — paired difference to similarity-only (LoCoMo)",
         "dot: difference on the same questions · bar: 95 % bootstrap CI · left of 0 = worse than similarity-only",
-        pairedDiffPlot(paired, { strategies: pairedStrategies, panels, metrics: EXP5_METRICS.map((m) => m.label), xTitle: "difference to similarity-only" }),
+        pairedDiffPlot(paired, {
+          strategies: pairedStrategies,
+          panels,
+          metrics: EXP5_METRICS.map((m) => m.label),
+          xTitle: "difference to similarity-only",
+        }),
       ),
     });
   }

@@ -1,4 +1,7 @@
-/** Exp. 6 figures: EpiRec recall@3 by probe type with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp. 6). */
+/**
+ * Exp. 6 figures: EpiRec recall@3 by probe type with bootstrap CIs and the paired differences, one panel per embedder (docs/spec.md §7 Exp.
+ * 6).
+ */
 import { fixed } from "../format.js";
 import { getKeys, getNumber, orderedStrategies, type ResultDoc } from "@persode/results";
 import { embedderName } from "../style.js";
@@ -23,7 +26,11 @@ export function exp6Figures(doc: ResultDoc): FigureSpec[] {
     for (const s of orderedStrategies(doc, getKeys(doc, run))) {
       for (const g of groups) {
         const key = `${g.key}.r3`;
-        const r = barAndPairedDiff(doc, { panel, group: g.label, strategy: s, metric: `recall@3 — ${g.label}` }, { value: [...run, s, g.key, "r3"], ci: [...run, s, "ci95", key], paired: [...run, s, "paired_vs_similarity", key] });
+        const r = barAndPairedDiff(
+          doc,
+          { panel, group: g.label, strategy: s, metric: `recall@3 — ${g.label}` },
+          { value: [...run, s, g.key, "r3"], ci: [...run, s, "ci95", key], paired: [...run, s, "paired_vs_similarity", key] },
+        );
         bars.push(r.bar);
         if (r.paired) paired.push(r.paired);
       }
@@ -47,11 +54,18 @@ export function exp6Figures(doc: ResultDoc): FigureSpec[] {
     figures.push({
       id: "exp6_paired",
       experiment: "exp6",
-      caption: "Exp. 6 — paired difference in recall@3 of each strategy to similarity-only on the same probes, with 95 % bootstrap CIs; left of the dashed line = worse than similarity-only.",
+      caption:
+        "Exp. 6 — paired difference in recall@3 of each strategy to similarity-only on the same probes, with 95 % bootstrap CIs; " +
+        "left of the dashed line = worse than similarity-only.",
       spec: topLevel(
         "Exp. 6 — paired difference to similarity-only (EpiRec recall@3)",
         "dot: difference on the same probes · bar: 95 % bootstrap CI · left of 0 = worse than similarity-only",
-        pairedDiffPlot(paired, { strategies: pairedStrategies, panels, metrics: groups.map((g) => `recall@3 — ${g.label}`), xTitle: "difference to similarity-only" }),
+        pairedDiffPlot(paired, {
+          strategies: pairedStrategies,
+          panels,
+          metrics: groups.map((g) => `recall@3 — ${g.label}`),
+          xTitle: "difference to similarity-only",
+        }),
       ),
     });
   }

@@ -1,4 +1,6 @@
-/** Exp. 7 figure: estimator quality (ρ with EpiRec's intensity band) against retrieval gain on reflective probes, one panel per embedder. */
+/**
+ * Exp. 7 figure: estimator quality (ρ with EpiRec's intensity band) against retrieval gain on reflective probes, one panel per embedder.
+ */
 import { getNumber, hasPath, type ResultDoc } from "@persode/results";
 import { embedderName, OKABE_ITO, BASELINE_GREY } from "../style.js";
 import { embeddersOf } from "../sections/common.js";
@@ -62,16 +64,37 @@ export function exp7Figures(doc: ResultDoc): FigureSpec[] {
       }
     }
   }
-  const colour = { field: "estimator", type: "nominal", title: null, sort: labels, scale: { domain: labels, range: colours }, legend: { title: null, orient: "bottom" } };
-  const shape = { field: "strategy", type: "nominal", title: null, scale: { domain: EXP7_MODES.map((m) => m.label), range: ["circle", "triangle-up"] }, legend: { title: null, orient: "bottom" } };
-  const x = { field: "rho", type: "quantitative", title: "estimator quality: Spearman ρ of episode E with EpiRec intensity band", scale: { domain: [-0.4, 1.05] } };
+  const colour = {
+    field: "estimator",
+    type: "nominal",
+    title: null,
+    sort: labels,
+    scale: { domain: labels, range: colours },
+    legend: { title: null, orient: "bottom" },
+  };
+  const shape = {
+    field: "strategy",
+    type: "nominal",
+    title: null,
+    scale: { domain: EXP7_MODES.map((m) => m.label), range: ["circle", "triangle-up"] },
+    legend: { title: null, orient: "bottom" },
+  };
+  const x = {
+    field: "rho",
+    type: "quantitative",
+    title: "estimator quality: Spearman ρ of episode E with EpiRec intensity band",
+    scale: { domain: [-0.4, 1.05] },
+  };
   const y = { field: "diff", type: "quantitative", title: "recall@3 − similarity-only (reflective probes)" };
   return [
     {
       id: "exp7_quality_gain",
       experiment: "exp7",
       caption:
-        "Exp. 7 — each estimator's quality (Spearman ρ of episode E with EpiRec's authored intensity band, 95 % CI horizontal) against the paired recall@3 difference to similarity-only on reflective probes (95 % CI vertical), always-on fusion (circles) and the gate (triangles); below the dashed line = worse than similarity-only. The oracle reads the authored labels: an upper bound, not a method.",
+        "Exp. 7 — each estimator's quality (Spearman ρ of episode E with EpiRec's authored intensity band, 95 % CI horizontal) " +
+        "against the paired recall@3 difference to similarity-only on reflective probes (95 % CI vertical), always-on fusion " +
+        "(circles) and the gate (triangles); below the dashed line = worse than similarity-only. The oracle reads the authored " +
+        "labels: an upper bound, not a method.",
       spec: topLevel(
         "Exp. 7 — does a better emotion estimator buy retrieval?",
         "x: ρ with EpiRec intensity band · y: paired recall@3 difference to similarity-only on reflective probes · whiskers: 95 % bootstrap CIs",
@@ -84,8 +107,14 @@ export function exp7Figures(doc: ResultDoc): FigureSpec[] {
             height: 260,
             layer: [
               { mark: { type: "rule", color: "#999999", strokeDash: [4, 3] }, encoding: { y: { datum: 0, type: "quantitative" } } },
-              { mark: { type: "rule", strokeWidth: 1.2, opacity: 0.7 }, encoding: { x, y: { field: "lo", type: "quantitative" }, y2: { field: "hi" }, color: colour } },
-              { mark: { type: "rule", strokeWidth: 1.2, opacity: 0.7 }, encoding: { x: { field: "rho_lo", type: "quantitative" }, x2: { field: "rho_hi" }, y, color: colour } },
+              {
+                mark: { type: "rule", strokeWidth: 1.2, opacity: 0.7 },
+                encoding: { x, y: { field: "lo", type: "quantitative" }, y2: { field: "hi" }, color: colour },
+              },
+              {
+                mark: { type: "rule", strokeWidth: 1.2, opacity: 0.7 },
+                encoding: { x: { field: "rho_lo", type: "quantitative" }, x2: { field: "rho_hi" }, y, color: colour },
+              },
               { mark: { type: "point", filled: true, size: 70, opacity: 1 }, encoding: { x, y, color: colour, shape } },
             ],
           },

@@ -16,7 +16,14 @@ export function protocolsFigures(doc: ResultDoc): FigureSpec[] {
     for (const s of orderedStrategies(doc, getKeys(doc, ["runs", emb, "strategies"]))) {
       for (const r of LADDER_RUNGS) {
         const base = ["runs", emb, "strategies", s, r.family];
-        points.push({ panel: panels[ei]!, strategy: s, rung: rungLabel(r), value: getNumber(doc, [...base, "values", r.measure]), lo: getNumber(doc, [...base, "ci95", r.measure, 0]), hi: getNumber(doc, [...base, "ci95", r.measure, 1]) });
+        points.push({
+          panel: panels[ei]!,
+          strategy: s,
+          rung: rungLabel(r),
+          value: getNumber(doc, [...base, "values", r.measure]),
+          lo: getNumber(doc, [...base, "ci95", r.measure, 0]),
+          hi: getNumber(doc, [...base, "ci95", r.measure, 1]),
+        });
       }
     }
   });
@@ -26,21 +33,36 @@ export function protocolsFigures(doc: ResultDoc): FigureSpec[] {
     {
       id: "protocol_ladder",
       experiment: "exp5-protocols",
-      caption: "The protocol ladder on LoCoMo — every strategy's score under each protocol (turn or session level, k, question set, gold), with 95 % bootstrap CIs; one panel per embedder. The same rankings move from below 0.2 to above 0.8 between the first and the last rungs.",
-      spec: topLevel("The protocol ladder — one set of LoCoMo rankings under each protocol", "dot: score · bar: 95 % percentile-bootstrap CI · rows: protocols, Persode's (top) to the vendors' session-level any@k (bottom)", {
-        data: { values: points },
-        facet: { column: { field: "panel", type: "nominal", sort: panels, title: null } },
-        spacing: 16,
-        spec: {
-          width: 260,
-          height: 28 * rungs.length,
-          layer: [
-            { mark: { type: "rule", strokeWidth: 1.5, opacity: 0.7 }, encoding: { y, x: { field: "lo", type: "quantitative", title: "score" }, x2: { field: "hi" }, color: strategyColour(strategies) } },
-            { mark: { type: "point", filled: true, size: 36, opacity: 0.9 }, encoding: { y, x, color: strategyColour(strategies) } },
-          ],
+      caption:
+        "The protocol ladder on LoCoMo — every strategy's score under each protocol (turn or session level, k, question set, gold), " +
+        "with 95 % bootstrap CIs; one panel per embedder. The same rankings move from below 0.2 to above 0.8 between the first and " +
+        "the last rungs.",
+      spec: topLevel(
+        "The protocol ladder — one set of LoCoMo rankings under each protocol",
+        "dot: score · bar: 95 % percentile-bootstrap CI · rows: protocols, Persode's (top) to the vendors' session-level any@k (bottom)",
+        {
+          data: { values: points },
+          facet: { column: { field: "panel", type: "nominal", sort: panels, title: null } },
+          spacing: 16,
+          spec: {
+            width: 260,
+            height: 28 * rungs.length,
+            layer: [
+              {
+                mark: { type: "rule", strokeWidth: 1.5, opacity: 0.7 },
+                encoding: {
+                  y,
+                  x: { field: "lo", type: "quantitative", title: "score" },
+                  x2: { field: "hi" },
+                  color: strategyColour(strategies),
+                },
+              },
+              { mark: { type: "point", filled: true, size: 36, opacity: 0.9 }, encoding: { y, x, color: strategyColour(strategies) } },
+            ],
+          },
+          resolve: { scale: { x: "shared" } },
         },
-        resolve: { scale: { x: "shared" } },
-      }),
+      ),
     },
   ];
 }

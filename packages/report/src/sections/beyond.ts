@@ -51,15 +51,26 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
   const seed = rec.num(first, ["significance", "seed"], "beyond.significance.seed", 0);
   const alpha = rec.num(first, ["significance", "alpha"], "beyond.significance.alpha", 2);
   const blocks: Section["blocks"] = [
-    { kind: "figure", figure: "beyond_paired", alt: "Paired difference of every extended strategy to similarity-only with 95% bootstrap CIs, coloured by the Holm-adjusted randomization test", inReadme: true },
+    {
+      kind: "figure",
+      figure: "beyond_paired",
+      alt: "Paired difference of every extended strategy to similarity-only with 95% bootstrap CIs, coloured by the Holm-adjusted randomization test",
+      inReadme: true,
+    },
     {
       kind: "paragraph",
       parts: [
-        "The paper compares five strategies. Here the same stores and questions are also ranked by textbook lexical and hybrid retrieval (BM25 with k1 = 1.2, b = 0.75; reciprocal-rank fusion with k = 60; CombSUM of min-max-normalised BM25 and cosine), by published memory models (Generative Agents, with the analyzer's E standing in for the LLM importance rating; MemoryBank's retention-weighted similarity; MMR with λ = 0.5) and by the Persode emotion gate applied to the hybrid. Every strategy is compared with similarity-only on the same items: Δ is the paired difference with its 95 % bootstrap CI, W/T/L counts the items it wins, ties and loses, p is a two-sided paired randomization test (",
+        "The paper compares five strategies. Here the same stores and questions are also ranked by textbook lexical and hybrid " +
+          "retrieval (BM25 with k1 = 1.2, b = 0.75; reciprocal-rank fusion with k = 60; CombSUM of min-max-normalised BM25 and " +
+          "cosine), by published memory models (Generative Agents, with the analyzer's E standing in for the LLM importance rating; " +
+          "MemoryBank's retention-weighted similarity; MMR with λ = 0.5) and by the Persode emotion gate applied to the hybrid. Every " +
+          "strategy is compared with similarity-only on the same items: Δ is the paired difference with its 95 % bootstrap CI, W/T/L " +
+          "counts the items it wins, ties and loses, p is a two-sided paired randomization test (",
         samples,
         " sign flips, seed ",
         seed,
-        "), Holm-adjusted over all strategies within the metric, with the paired t-test's p beside it. ▲/▼: significantly above/below similarity-only after Holm at α = ",
+        "), Holm-adjusted over all strategies within the metric, with the paired t-test's p beside it. ▲/▼: significantly " +
+          "above/below similarity-only after Holm at α = ",
         alpha,
         ". These results live in their own files; the paper-format results above are unchanged.",
       ],
@@ -80,7 +91,8 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
       const baseline = getString(doc, ["significance", "baseline"]);
       const gatedHybrid = getString(doc, ["significance", "gate_on_hybrid_strategies", "gated"]);
       const hybrid = getString(doc, ["significance", "gate_on_hybrid_strategies", "hybrid"]);
-      if (!strategies.includes(baseline)) throw new Error(`${doc.file}: runs.${emb}.strategies has no "${baseline}" baseline — rerun \`pnpm bench ${doc.experiment}\``);
+      if (!strategies.includes(baseline))
+        throw new Error(`${doc.file}: runs.${emb}.strategies has no "${baseline}" baseline — rerun \`pnpm bench ${doc.experiment}\``);
       const id = (s: string, m: string) => `beyond.${doc.experiment}.${emb}.${strategySlugOf(doc, s)}.${m}`;
       const values = new Map<string, Ref>();
       const rows: Cell[][] = strategies.map((s) => {
@@ -100,7 +112,11 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
           [mrr],
           [...diff.cell, mark],
           [wtl("wins"), "/", wtl("ties"), "/", wtl("losses")],
-          [...pCell(rec, doc, [...vs, "p_randomization"], `${id(s, "vs")}.p_randomization`, pTol), " / ", ...pCell(rec, doc, [...vs, "p_holm"], `${id(s, "vs")}.p_holm`, pTol)],
+          [
+            ...pCell(rec, doc, [...vs, "p_randomization"], `${id(s, "vs")}.p_randomization`, pTol),
+            " / ",
+            ...pCell(rec, doc, [...vs, "p_holm"], `${id(s, "vs")}.p_holm`, pTol),
+          ],
           pCell(rec, doc, [...vs, "p_t"], `${id(s, "vs")}.p_t`, pTol),
         ];
       });
@@ -113,9 +129,22 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
       });
       const sim = values.get(baseline)!;
       const sep = di === 0 && ei === 0 ? " " : "; ";
-      if (values.has(BM25)) headline.push(sep, `${metric.dataset} ${metric.label} (${embedderName(emb)}): BM25 `, values.get(BM25)!, " against similarity-only ", sim);
+      if (values.has(BM25))
+        headline.push(
+          sep,
+          `${metric.dataset} ${metric.label} (${embedderName(emb)}): BM25 `,
+          values.get(BM25)!,
+          " against similarity-only ",
+          sim,
+        );
       if (values.has(gatedHybrid) && values.has(hybrid)) {
-        gate.push(sep, `${metric.dataset} ${metric.label} (${embedderName(emb)}): gated hybrid `, values.get(gatedHybrid)!, " against CombSUM alone ", values.get(hybrid)!);
+        gate.push(
+          sep,
+          `${metric.dataset} ${metric.label} (${embedderName(emb)}): gated hybrid `,
+          values.get(gatedHybrid)!,
+          " against CombSUM alone ",
+          values.get(hybrid)!,
+        );
         const vh = [...run, gatedHybrid, "vs_hybrid", metric.key];
         if (hasPath(doc, vh)) {
           const hid = `${id(gatedHybrid, "vs_hybrid")}.${metric.key}`;
@@ -140,7 +169,10 @@ export function beyondSection(docs: readonly ResultDoc[], rec: ManifestRecorder)
   if (headline.length > 1) blocks.push({ kind: "paragraph", parts: [...headline, "."] });
   if (gate.length > 1) {
     const threshold = rec.num(first, ["protocol", "gate", "threshold"], "beyond.protocol.gate.threshold", 1);
-    blocks.push({ kind: "paragraph", parts: [...gate, ". The gate changes a ranking only for queries whose own analyzer E reaches ", threshold, "."] });
+    blocks.push({
+      kind: "paragraph",
+      parts: [...gate, ". The gate changes a ranking only for queries whose own analyzer E reaches ", threshold, "."],
+    });
   }
   const notes: Section["notes"] = docs.map((d) => ({ label: `Extended results file (${d.experiment})`, text: d.file }));
   return { experiment: "beyond", title: "Beyond the paper — strong baselines and published memory models", blocks, notes };

@@ -68,19 +68,37 @@ export function paperTable(
     paper: true,
     header: ["strategy", ...cols.map((c) => c.label)],
     numeric: [false, ...cols.map(() => true)],
-    rows: strategies.map((s) => [[s], ...cols.map((c) => recordedWithCi(rec, `${o.experiment}.${c.emb}.${strategySlugOf(doc, s)}.${c.key}`))]),
+    rows: strategies.map((s) => [
+      [s],
+      ...cols.map((c) => recordedWithCi(rec, `${o.experiment}.${c.emb}.${strategySlugOf(doc, s)}.${c.key}`)),
+    ]),
   };
 }
 
 /** Fail naming the file and the rerun command when a strategy the section compares is missing. */
-export function requireStrategies(doc: ResultDoc, present: readonly string[], where: string, experiment: string, needed: readonly string[] = [FUSED, SIMILARITY]): void {
+export function requireStrategies(
+  doc: ResultDoc,
+  present: readonly string[],
+  where: string,
+  experiment: string,
+  needed: readonly string[] = [FUSED, SIMILARITY],
+): void {
   for (const s of needed) {
-    if (!present.includes(s)) throw new Error(`${doc.file}: ${where} has no "${s}" strategy, which the report compares — rerun \`pnpm bench ${experiment}\``);
+    if (!present.includes(s))
+      throw new Error(`${doc.file}: ${where} has no "${s}" strategy, which the report compares — rerun \`pnpm bench ${experiment}\``);
   }
 }
 
 /** Record a value and, when present, its 95 % CI; returns the cell "v [lo, hi]". */
-export function valueWithCi(rec: ManifestRecorder, doc: ResultDoc, base: PathSegment[], ciPath: PathSegment[], id: string, precision: number, tolerance: number): { value: Ref; cell: Cell } {
+export function valueWithCi(
+  rec: ManifestRecorder,
+  doc: ResultDoc,
+  base: PathSegment[],
+  ciPath: PathSegment[],
+  id: string,
+  precision: number,
+  tolerance: number,
+): { value: Ref; cell: Cell } {
   const value = rec.num(doc, base, id, precision, tolerance);
   if (!hasPath(doc, ciPath)) return { value, cell: [value] };
   const lo = rec.num(doc, [...ciPath, 0], `${id}.ci95.lo`, precision, tolerance);
@@ -103,7 +121,14 @@ export function bootstrapSentence(doc: ResultDoc, rec: ManifestRecorder, experim
 }
 
 /** "paired difference d, 95 % CI [lo, hi]" for the `{diff, ci95}` block at `path`, recorded under `id`. */
-export function pairedDifference(rec: ManifestRecorder, doc: ResultDoc, path: PathSegment[], id: string, precision: number, tolerance: number): Inline[] {
+export function pairedDifference(
+  rec: ManifestRecorder,
+  doc: ResultDoc,
+  path: PathSegment[],
+  id: string,
+  precision: number,
+  tolerance: number,
+): Inline[] {
   return [
     "paired difference ",
     rec.num(doc, [...path, "diff"], `${id}.diff`, precision, tolerance),

@@ -37,7 +37,8 @@ function modelEmbedders(doc: ResultDoc): string[] {
 /** Build the section, recording every stated value. */
 export function embeddersSection(d: EmbeddersDocs, rec: ManifestRecorder): Section {
   const embedders = modelEmbedders(d.exp5).filter((e) => modelEmbedders(d.exp6).includes(e));
-  const id = (exp: "exp5" | "exp6", emb: string, doc: ResultDoc, s: string, what: string) => `embedders.${exp}.${emb}.${strategySlugOf(doc, s)}.${what}`;
+  const id = (exp: "exp5" | "exp6", emb: string, doc: ResultDoc, s: string, what: string) =>
+    `embedders.${exp}.${emb}.${strategySlugOf(doc, s)}.${what}`;
   const cells = new Map<string, Cell>();
   for (const exp of ["exp5", "exp6"] as const) {
     const doc = d[exp];
@@ -46,7 +47,10 @@ export function embeddersSection(d: EmbeddersDocs, rec: ManifestRecorder): Secti
       for (const s of PAPER_ROWS) {
         const base = ["runs", emb, "strategies", s];
         if (!hasPath(doc, base)) throw new Error(`${doc.file}: runs.${emb}.strategies has no "${s}" — rerun \`pnpm bench all\``);
-        cells.set(`${exp}|${emb}|${s}`, valueWithCi(rec, doc, [...base, m.key], [...base, "ci95", m.key], id(exp, emb, doc, s, m.key), m.digits, toleranceOf(emb)).cell);
+        cells.set(
+          `${exp}|${emb}|${s}`,
+          valueWithCi(rec, doc, [...base, m.key], [...base, "ci95", m.key], id(exp, emb, doc, s, m.key), m.digits, toleranceOf(emb)).cell,
+        );
       }
     }
   }
@@ -56,7 +60,9 @@ export function embeddersSection(d: EmbeddersDocs, rec: ManifestRecorder): Secti
       parts: [
         "The paper's conclusions were measured with one neural model, all-MiniLM-L6-v2. Here Exp. 5–7 run again with ",
         embedders.filter((e) => e !== "all-MiniLM-L6-v2").join(" and "),
-        ", each as its authors specify it (pooling, query and document prefixes and word-piece limit from its declaration; see Declared embedding models in the README). Their runs live in the extended, audited and Exp. 7 files; the paper-format files above keep hashing and MiniLM only. Brackets: 95 % percentile-bootstrap CIs (the same resamples and seed as Exp. 5 and 6).",
+        ", each as its authors specify it (pooling, query and document prefixes and word-piece limit from its declaration; see " +
+          "Declared embedding models in the README). Their runs live in the extended, audited and Exp. 7 files; the paper-format files " +
+          "above keep hashing and MiniLM only. Brackets: 95 % percentile-bootstrap CIs (the same resamples and seed as Exp. 5 and 6).",
       ],
     },
     // one table per benchmark, so each stays narrow enough for the report's page width
@@ -70,7 +76,10 @@ export function embeddersSection(d: EmbeddersDocs, rec: ManifestRecorder): Secti
   ];
 
   // Fusion's paired cost and the gate's paired difference, per embedder and dataset.
-  const cost: Inline[] = [strong("Cost."), " Always-on fusion ranks below similarity-only with every neural embedder, on both benchmarks —"];
+  const cost: Inline[] = [
+    strong("Cost."),
+    " Always-on fusion ranks below similarity-only with every neural embedder, on both benchmarks —",
+  ];
   const requires: Comparison[] = [];
   const gateRows: Cell[][] = [];
   const gateSignificant: string[] = [];
@@ -81,20 +90,44 @@ export function embeddersSection(d: EmbeddersDocs, rec: ManifestRecorder): Secti
       const m = METRICS[exp];
       const tol = toleranceOf(emb);
       const vs = (s: string) => ["runs", emb, "strategies", s, "vs_similarity", m.key];
-      const fused = valueWithCi(rec, doc, [...vs(FUSED), "diff"], [...vs(FUSED), "ci95"], `${id(exp, emb, doc, FUSED, "vs")}.${m.key}`, m.digits, tol);
+      const fused = valueWithCi(
+        rec,
+        doc,
+        [...vs(FUSED), "diff"],
+        [...vs(FUSED), "ci95"],
+        `${id(exp, emb, doc, FUSED, "vs")}.${m.key}`,
+        m.digits,
+        tol,
+      );
       requires.push({ left: id(exp, emb, doc, FUSED, m.key), op: "<", right: id(exp, emb, doc, SIMILARITY, m.key) });
       cost.push(ei === 0 && xi === 0 ? " " : "; ", `${m.label} (${embedderName(emb)}): fused − similarity-only `, ...fused.cell);
-      const gated = valueWithCi(rec, doc, [...vs(GATED), "diff"], [...vs(GATED), "ci95"], `${id(exp, emb, doc, GATED, "vs")}.${m.key}`, m.digits, tol);
+      const gated = valueWithCi(
+        rec,
+        doc,
+        [...vs(GATED), "diff"],
+        [...vs(GATED), "ci95"],
+        `${id(exp, emb, doc, GATED, "vs")}.${m.key}`,
+        m.digits,
+        tol,
+      );
       const sig = (s: string) => (getBoolean(doc, [...vs(s), "significant"]) ? "yes" : "no");
       if (sig(GATED) === "yes") gateSignificant.push(`${m.label} (${embedderName(emb)})`);
-      row.push(...(xi === 0 ? [] : [" · "]), `${m.label}: fused `, ...fused.cell, ` (Holm: ${sig(FUSED)}), gated `, ...gated.cell, ` (Holm: ${sig(GATED)})`);
+      row.push(
+        ...(xi === 0 ? [] : [" · "]),
+        `${m.label}: fused `,
+        ...fused.cell,
+        ` (Holm: ${sig(FUSED)}), gated `,
+        ...gated.cell,
+        ` (Holm: ${sig(GATED)})`,
+      );
     });
     gateRows.push([[embedderName(emb)], row]);
   });
   cost.push(". A run where fusion stops costing recall fails this statement's guard.");
   blocks.push({
     kind: "table",
-    caption: "Paired difference to similarity-only per embedder [95 % CI]; Holm: rejected by the Holm-adjusted randomization test at the extended files' α",
+    caption:
+      "Paired difference to similarity-only per embedder [95 % CI]; Holm: rejected by the Holm-adjusted randomization test at the extended files' α",
     header: ["embedder", "always-on fusion and the gate against similarity-only"],
     numeric: [false, false],
     rows: gateRows,
@@ -121,15 +154,40 @@ export function embeddersSection(d: EmbeddersDocs, rec: ManifestRecorder): Secti
       for (const est of REFITTED) {
         const q = ["runs", emb, "quality", est];
         const base = `embedders.exp7.${emb}.${est}`;
-        const rho = valueWithCi(rec, e7, [...q, "epirec_episodes", "spearman_band", "value"], [...q, "epirec_episodes", "spearman_band", "ci95"], `${base}.spearman_band`, 4, tol);
-        const auc = valueWithCi(rec, e7, [...q, "epirec_probes", "auc_reflective", "value"], [...q, "epirec_probes", "auc_reflective", "ci95"], `${base}.auc_reflective`, 4, tol);
-        const wins = (getArray(e7, ["runs", emb, "answer", "holm", "significant_wins"]) as { column: string; stratum: string }[]).filter((w) => w.column.startsWith(`${est}/`));
-        const losses = (getArray(e7, ["runs", emb, "answer", "holm", "significant_losses"]) as { column: string; stratum: string }[]).filter((w) => w.column.startsWith(`${est}/`));
-        const list = (xs: { column: string; stratum: string }[]) => (xs.length === 0 ? "none" : xs.map((x) => `${x.column} (${x.stratum})`).join(", "));
+        const rho = valueWithCi(
+          rec,
+          e7,
+          [...q, "epirec_episodes", "spearman_band", "value"],
+          [...q, "epirec_episodes", "spearman_band", "ci95"],
+          `${base}.spearman_band`,
+          4,
+          tol,
+        );
+        const auc = valueWithCi(
+          rec,
+          e7,
+          [...q, "epirec_probes", "auc_reflective", "value"],
+          [...q, "epirec_probes", "auc_reflective", "ci95"],
+          `${base}.auc_reflective`,
+          4,
+          tol,
+        );
+        const wins = (getArray(e7, ["runs", emb, "answer", "holm", "significant_wins"]) as { column: string; stratum: string }[]).filter(
+          (w) => w.column.startsWith(`${est}/`),
+        );
+        const losses = (
+          getArray(e7, ["runs", emb, "answer", "holm", "significant_losses"]) as { column: string; stratum: string }[]
+        ).filter((w) => w.column.startsWith(`${est}/`));
+        const list = (xs: { column: string; stratum: string }[]) =>
+          xs.length === 0 ? "none" : xs.map((x) => `${x.column} (${x.stratum})`).join(", ");
         rows.push([[embedderName(emb)], [est], rho.cell, auc.cell, [list(wins)], [list(losses)]]);
       }
     }
-    const anyGain = runs.some((emb) => (getArray(e7, ["runs", emb, "answer", "holm", "significant_wins"]) as { column: string }[]).some((w) => REFITTED.some((est) => w.column.startsWith(`${est}/`))));
+    const anyGain = runs.some((emb) =>
+      (getArray(e7, ["runs", emb, "answer", "holm", "significant_wins"]) as { column: string }[]).some((w) =>
+        REFITTED.some((est) => w.column.startsWith(`${est}/`)),
+      ),
+    );
     if (rows.length > 0) {
       blocks.push({
         kind: "paragraph",
@@ -142,14 +200,26 @@ export function embeddersSection(d: EmbeddersDocs, rec: ManifestRecorder): Secti
       });
       blocks.push({
         kind: "table",
-        caption: "Exp. 7 with each neural embedder: the EmoBank ridge regressor and the prototype estimator refitted on its vectors — quality on EpiRec, and their EpiRec retrieval columns that differ from similarity-only after Holm",
-        header: ["embedder", "estimator", "Spearman ρ with the authored band [95 % CI]", "AUC reflective vs factual [95 % CI]", "significant gains (Holm)", "significant losses (Holm)"],
+        caption:
+          "Exp. 7 with each neural embedder: the EmoBank ridge regressor and the prototype estimator refitted on its vectors — " +
+          "quality on EpiRec, and their EpiRec retrieval columns that differ from similarity-only after Holm",
+        header: [
+          "embedder",
+          "estimator",
+          "Spearman ρ with the authored band [95 % CI]",
+          "AUC reflective vs factual [95 % CI]",
+          "significant gains (Holm)",
+          "significant losses (Holm)",
+        ],
         numeric: [false, false, true, true, false, false],
         rows,
       });
     }
   }
-  const notes: Section["notes"] = [d.exp5, d.exp6, ...(d.exp7 ? [d.exp7] : [])].map((doc) => ({ label: `Results file (${doc.experiment})`, text: doc.file }));
+  const notes: Section["notes"] = [d.exp5, d.exp6, ...(d.exp7 ? [d.exp7] : [])].map((doc) => ({
+    label: `Results file (${doc.experiment})`,
+    text: doc.file,
+  }));
   return { experiment: "embedders", title: "Does it hold with stronger embedders?", blocks, notes };
 }
 

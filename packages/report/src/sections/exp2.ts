@@ -18,9 +18,23 @@ export function exp2Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     experiment: "exp2",
     title: "Exp. 2 — Eq. 1 weight ablation",
     blocks: [
-      { kind: "figure", figure: "exp2_weight_ablation", alt: "Memory strength of the ten scenario memories under four Eq. 1 weightings", inReadme: true },
-      { kind: "table", caption: `Rank and strength of “${event}” under each weighting`, header: ["weighting (wE, wR, wC)", "rank", "S"], numeric: [false, true, true], rows },
-      { kind: "paragraph", parts: [`Weighting emotion up (${emo}) multiplies the strength of “${event}” by `, ratio, " relative to balanced weights."] },
+      {
+        kind: "figure",
+        figure: "exp2_weight_ablation",
+        alt: "Memory strength of the ten scenario memories under four Eq. 1 weightings",
+        inReadme: true,
+      },
+      {
+        kind: "table",
+        caption: `Rank and strength of “${event}” under each weighting`,
+        header: ["weighting (wE, wR, wC)", "rank", "S"],
+        numeric: [false, true, true],
+        rows,
+      },
+      {
+        kind: "paragraph",
+        parts: [`Weighting emotion up (${emo}) multiplies the strength of “${event}” by `, ratio, " relative to balanced weights."],
+      },
     ],
     notes: [],
   };

@@ -17,10 +17,24 @@ export function exp4Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     experiment: "exp4",
     title: "Exp. 4 — dual-template personalization",
     blocks: [
-      { kind: "figure", figure: "exp4_personalization", alt: "Which profile descriptors appear in each generated image prompt", inReadme: true },
+      {
+        kind: "figure",
+        figure: "exp4_personalization",
+        alt: "Which profile descriptors appear in each generated image prompt",
+        inReadme: true,
+      },
       {
         kind: "paragraph",
-        parts: [present, " of ", total, " profile descriptors appear in the image prompts; the two profiles' prompts differ: ", differ, "; both carry the emotion's mood cue: ", mood, "."],
+        parts: [
+          present,
+          " of ",
+          total,
+          " profile descriptors appear in the image prompts; the two profiles' prompts differ: ",
+          differ,
+          "; both carry the emotion's mood cue: ",
+          mood,
+          ".",
+        ],
       },
     ],
     notes,

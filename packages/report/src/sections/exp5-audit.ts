@@ -1,4 +1,7 @@
-/** Exp. 5 on audited evidence: LoCoMo evidence recall on the original and the audited gold, and their paired difference (docs/spec.md §7 Exp. 5). */
+/**
+ * Exp. 5 on audited evidence: LoCoMo evidence recall on the original and the audited gold, and their paired difference (docs/spec.md §7
+ * Exp. 5).
+ */
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import type { ManifestRecorder } from "../manifest.js";
 import { getArray, getBoolean, getKeys, getString, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
@@ -18,8 +21,18 @@ export function exp5AuditSection(doc: ResultDoc, rec: ManifestRecorder): Section
   const run0 = ["runs", first];
   const n = (path: string[], id: string) => rec.num(doc, [...run0, ...path], `exp5-audit.${id}`, 0);
   const blocks: Section["blocks"] = [
-    { kind: "figure", figure: "exp5_audited", alt: "LoCoMo evidence recall per strategy on the original and the audited gold with 95% bootstrap CIs, one panel per embedder", inReadme: true },
-    { kind: "figure", figure: "exp5_audited_paired", alt: "Paired differences audited minus original gold with 95% bootstrap CIs", inReadme: false },
+    {
+      kind: "figure",
+      figure: "exp5_audited",
+      alt: "LoCoMo evidence recall per strategy on the original and the audited gold with 95% bootstrap CIs, one panel per embedder",
+      inReadme: true,
+    },
+    {
+      kind: "figure",
+      figure: "exp5_audited_paired",
+      alt: "Paired differences audited minus original gold with 95% bootstrap CIs",
+      inReadme: false,
+    },
   ];
   const intro: Inline[] = [
     "The same rankings scored against a second label set, the LoCoMo gold-label audit (",
@@ -57,7 +70,14 @@ export function exp5AuditSection(doc: ResultDoc, rec: ManifestRecorder): Section
         cells.push([rec.num(doc, [...base, "audited", m.key], id(s, `audited.${m.key}`), 4, tol)]);
         const d = [...base, "audited_minus_original", m.key];
         const pid = id(s, `paired.${m.key}`);
-        cells.push([rec.num(doc, [...d, "diff"], `${pid}.diff`, 4, tol), " [", rec.num(doc, [...d, "ci95", 0], `${pid}.ci95.lo`, 4, tol), ", ", rec.num(doc, [...d, "ci95", 1], `${pid}.ci95.hi`, 4, tol), "]"]);
+        cells.push([
+          rec.num(doc, [...d, "diff"], `${pid}.diff`, 4, tol),
+          " [",
+          rec.num(doc, [...d, "ci95", 0], `${pid}.ci95.lo`, 4, tol),
+          ", ",
+          rec.num(doc, [...d, "ci95", 1], `${pid}.ci95.hi`, 4, tol),
+          "]",
+        ]);
       }
       return cells;
     });
@@ -76,16 +96,29 @@ export function exp5AuditSection(doc: ResultDoc, rec: ManifestRecorder): Section
     const flagged = getBoolean(doc, [...g, "flagged"]);
     if (ei > 0) guardParts.push(" ");
     if (flagged) {
-      const convs = getArray(doc, [...g, "conversations"]).map(String).join(", ");
+      const convs = getArray(doc, [...g, "conversations"])
+        .map(String)
+        .join(", ");
       guardParts.push(`${embedderName(emb)}: some stores hold no more memories than a top-k (${convs}): recall@k is trivially 1 there.`);
     } else {
-      guardParts.push(`${embedderName(emb)}: every store holds more memories than the largest top-k (smallest `, rec.num(doc, [...g, "store_sizes", "min"], `exp5-audit.${emb}.top_k_guard.min_store`, 0), "), so no recall is trivially 1.");
+      guardParts.push(
+        `${embedderName(emb)}: every store holds more memories than the largest top-k (smallest `,
+        rec.num(doc, [...g, "store_sizes", "min"], `exp5-audit.${emb}.top_k_guard.min_store`, 0),
+        "), so no recall is trivially 1.",
+      );
     }
   });
   blocks.push({ kind: "paragraph", parts: guardParts });
   blocks.push({
     kind: "paragraph",
-    parts: [strong("Provenance of the audit."), " The ", rec.text(doc, ["benchmark", "audit", "name"], "exp5-audit.audit.name"), " was ", rec.text(doc, ["benchmark", "audit", "provenance"], "exp5-audit.audit.provenance"), "."],
+    parts: [
+      strong("Provenance of the audit."),
+      " The ",
+      rec.text(doc, ["benchmark", "audit", "name"], "exp5-audit.audit.name"),
+      " was ",
+      rec.text(doc, ["benchmark", "audit", "provenance"], "exp5-audit.audit.provenance"),
+      ".",
+    ],
   });
 
   const notes: Section["notes"] = [

@@ -3,7 +3,20 @@ import { strong, type Cell, type Comparison, type Inline, type Section } from ".
 import type { ManifestRecorder, Ref } from "../manifest.js";
 import { getKeys, getString, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
 import { embedderName } from "../style.js";
-import { FUSED, GATED, SIMILARITY, bootstrapSentence, embedderCaption, datasetNotes, paperTable, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
+import {
+  FUSED,
+  GATED,
+  SIMILARITY,
+  bootstrapSentence,
+  embedderCaption,
+  datasetNotes,
+  paperTable,
+  embeddersOf,
+  pairedDifference,
+  requireStrategies,
+  toleranceOf,
+  valueWithCi,
+} from "./common.js";
 
 /** The metrics the README states for Exp. 5, with their column names. */
 export const EXP5_METRICS: ReadonlyArray<{ key: string; label: string; short: string }> = [
@@ -24,17 +37,31 @@ const EXCLUSION_LABELS: Readonly<Record<string, string>> = {
 export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const embedders = embeddersOf(doc);
   const blocks: Section["blocks"] = [
-    { kind: "figure", figure: "exp5_locomo", alt: "LoCoMo evidence recall, hit rate and MRR per strategy with 95% bootstrap CIs, one panel per embedder", inReadme: true },
+    {
+      kind: "figure",
+      figure: "exp5_locomo",
+      alt: "LoCoMo evidence recall, hit rate and MRR per strategy with 95% bootstrap CIs, one panel per embedder",
+      inReadme: true,
+    },
     { kind: "figure", figure: "exp5_paired", alt: "Paired differences to similarity-only with 95% bootstrap CIs", inReadme: false },
   ];
   const first = embedders[0]!;
   const run0 = ["runs", first];
   const anyStrategy = orderedStrategies(doc, getKeys(doc, [...run0, "strategies"]))[0]!;
   const questions = rec.num(doc, [...run0, "strategies", anyStrategy, "query_count"], "exp5.query_count", 0);
-  const conversations = rec.num(doc, [...run0, "strategies", anyStrategy, "recall@5_by_conversation", "n_conversations"], "exp5.n_conversations", 0);
+  const conversations = rec.num(
+    doc,
+    [...run0, "strategies", anyStrategy, "recall@5_by_conversation", "n_conversations"],
+    "exp5.n_conversations",
+    0,
+  );
   const intro: Inline[] = [questions, " questions over ", conversations, " conversations, one memory per turn; excluded a priori: "];
   getKeys(doc, [...run0, "excluded"]).forEach((k, i, all) => {
-    intro.push(rec.num(doc, [...run0, "excluded", k], `exp5.excluded.${k}`, 0), ` ${EXCLUSION_LABELS[k] ?? k.replace(/_/g, " ")}`, i < all.length - 1 ? ", " : ".");
+    intro.push(
+      rec.num(doc, [...run0, "excluded", k], `exp5.excluded.${k}`, 0),
+      ` ${EXCLUSION_LABELS[k] ?? k.replace(/_/g, " ")}`,
+      i < all.length - 1 ? ", " : ".",
+    );
   });
   intro.push(...bootstrapSentence(doc, rec, "exp5"));
   blocks.push({ kind: "paragraph", parts: intro });
@@ -51,7 +78,10 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     const id = (s: string, m: string) => `exp5.${emb}.${strategySlugOf(doc, s)}.${m}`;
     const rows: Cell[][] = strategies.map((s) => {
       const base = ["runs", emb, "strategies", s];
-      return [[s], ...EXP5_METRICS.map((m) => valueWithCi(rec, doc, [...base, m.key], [...base, "ci95", m.key], id(s, m.key), 4, tol).cell)];
+      return [
+        [s],
+        ...EXP5_METRICS.map((m) => valueWithCi(rec, doc, [...base, m.key], [...base, "ci95", m.key], id(s, m.key), 4, tol).cell),
+      ];
     });
     blocks.push({
       kind: "table",
@@ -71,13 +101,33 @@ export function exp5Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     gapChecks.push({ left: fused.ref, op: "<", right: sim.ref });
     const gate = rec.num(doc, ["runs", emb, "gate", "fused_fraction"], `exp5.${emb}.gate.fused_fraction`, 4);
     if (strategies.includes(GATED)) {
-      gateParts.push(ei === 0 ? " — " : "; ", `${embedderName(emb)} `, { ref: id(GATED, "evidence_recall@5") }, " against ", sim, ", fusing on ", gate, " of the questions");
+      gateParts.push(
+        ei === 0 ? " — " : "; ",
+        `${embedderName(emb)} `,
+        { ref: id(GATED, "evidence_recall@5") },
+        " against ",
+        sim,
+        ", fusing on ",
+        gate,
+        " of the questions",
+      );
     }
     if (ei === 0) rule = rec.text(doc, ["runs", emb, "gate", "rule"], "exp5.gate.rule");
   });
   if (embedders.length > 1) {
-    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) => embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])));
-    blocks.splice(paperAt, 0, paperTable(rec, doc, embedders, strategies, { experiment: "exp5", caption: "Exp. 5 — LoCoMo as the paper lays it out", headline: { key: "evidence_recall@5", label: "recall@5" }, mrrKey: "mrr" }));
+    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) =>
+      embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])),
+    );
+    blocks.splice(
+      paperAt,
+      0,
+      paperTable(rec, doc, embedders, strategies, {
+        experiment: "exp5",
+        caption: "Exp. 5 — LoCoMo as the paper lays it out",
+        headline: { key: "evidence_recall@5", label: "recall@5" },
+        mrrKey: "mrr",
+      }),
+    );
   }
   gapParts.push(".");
   gateParts.push(".");

@@ -3,7 +3,20 @@ import { strong, type Cell, type Comparison, type Inline, type Section } from ".
 import type { ManifestRecorder } from "../manifest.js";
 import { getKeys, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
 import { embedderName } from "../style.js";
-import { FUSED, GATED, SIMILARITY, bootstrapSentence, embedderCaption, datasetNotes, paperTable, embeddersOf, pairedDifference, requireStrategies, toleranceOf, valueWithCi } from "./common.js";
+import {
+  FUSED,
+  GATED,
+  SIMILARITY,
+  bootstrapSentence,
+  embedderCaption,
+  datasetNotes,
+  paperTable,
+  embeddersOf,
+  pairedDifference,
+  requireStrategies,
+  toleranceOf,
+  valueWithCi,
+} from "./common.js";
 
 /** EpiRec probe types in presentation order, with their display names. */
 export const PROBE_TYPES: ReadonlyArray<{ key: string; label: string }> = [
@@ -20,8 +33,18 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const intro: Inline[] = [probes, " probes over ", personas, " personas, one store per persona, each probe targeting its own episode."];
   intro.push(...bootstrapSentence(doc, rec, "exp6"));
   const blocks: Section["blocks"] = [
-    { kind: "figure", figure: "exp6_epirec", alt: "EpiRec recall@3 by probe type per strategy with 95% bootstrap CIs, one panel per embedder", inReadme: true },
-    { kind: "figure", figure: "exp6_paired", alt: "Paired differences to similarity-only in recall@3 with 95% bootstrap CIs", inReadme: false },
+    {
+      kind: "figure",
+      figure: "exp6_epirec",
+      alt: "EpiRec recall@3 by probe type per strategy with 95% bootstrap CIs, one panel per embedder",
+      inReadme: true,
+    },
+    {
+      kind: "figure",
+      figure: "exp6_paired",
+      alt: "Paired differences to similarity-only in recall@3 with 95% bootstrap CIs",
+      inReadme: false,
+    },
     { kind: "paragraph", parts: intro },
   ];
   const costParts: Inline[] = [strong("Cost."), " Always-on fusion scores below similarity-only on every probe type (recall@3)"];
@@ -35,7 +58,9 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     const id = (s: string, m: string) => `exp6.${emb}.${strategySlugOf(doc, s)}.${m}`;
     const rows: Cell[][] = strategies.map((s) => {
       const base = ["runs", emb, "strategies", s];
-      const overall = ["r3", "r1", "mrr"].map((m) => valueWithCi(rec, doc, [...base, "overall", m], [...base, "ci95", `overall.${m}`], id(s, `overall.${m}`), 3, tol).cell);
+      const overall = ["r3", "r1", "mrr"].map(
+        (m) => valueWithCi(rec, doc, [...base, "overall", m], [...base, "ci95", `overall.${m}`], id(s, `overall.${m}`), 3, tol).cell,
+      );
       const types = PROBE_TYPES.map((t) => [rec.num(doc, [...base, t.key, "r3"], id(s, `${t.key}.r3`), 3, tol)] as Cell);
       return [[s], ...overall, ...types];
     });
@@ -62,11 +87,25 @@ export function exp6Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     costParts.push(")");
     const gate = rec.num(doc, ["runs", emb, "gate", "reflective_fused_fraction"], `exp6.${emb}.gate.reflective_fused_fraction`, 4);
     gateParts.push(ei === 0 ? " " : "; ", gate, ` of the reflective probes (${embedderName(emb)})`);
-    if (strategies.includes(GATED)) gateParts.push(", reaching overall recall@3 ", { ref: id(GATED, "overall.r3") }, " against similarity-only's ", { ref: id(SIMILARITY, "overall.r3") });
+    if (strategies.includes(GATED))
+      gateParts.push(", reaching overall recall@3 ", { ref: id(GATED, "overall.r3") }, " against similarity-only's ", {
+        ref: id(SIMILARITY, "overall.r3"),
+      });
   });
   if (embedders.length > 1) {
-    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) => embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])));
-    blocks.splice(paperAt, 0, paperTable(rec, doc, embedders, strategies, { experiment: "exp6", caption: "Exp. 6 — EpiRec as the paper lays it out", headline: { key: "overall.r3", label: "recall@3" }, mrrKey: "overall.mrr" }));
+    const strategies = orderedStrategies(doc, getKeys(doc, ["runs", embedders[0]!, "strategies"])).filter((s) =>
+      embedders.every((e) => hasPath(doc, ["runs", e, "strategies", s])),
+    );
+    blocks.splice(
+      paperAt,
+      0,
+      paperTable(rec, doc, embedders, strategies, {
+        experiment: "exp6",
+        caption: "Exp. 6 — EpiRec as the paper lays it out",
+        headline: { key: "overall.r3", label: "recall@3" },
+        mrrKey: "overall.mrr",
+      }),
+    );
   }
   costParts.push(".");
   gateParts.push(".");

@@ -23,7 +23,10 @@ export const EXP7_MODES: ReadonlyArray<{ key: string; label: string }> = [
   { key: "gated", label: "gated" },
 ];
 
-/** The strata of the retrieval tables, in column order, with display names: the summary table (overall, reflective with CIs, each probe type) and the type × band table. */
+/**
+ * The strata of the retrieval tables, in column order, with display names: the summary table (overall, reflective with CIs, each probe
+ * type) and the type × band table.
+ */
 const EXP7_SUMMARY_STRATA: ReadonlyArray<{ key: string; label: string }> = [
   { key: "overall", label: "overall" },
   { key: "reflective", label: "reflective" },
@@ -31,8 +34,12 @@ const EXP7_SUMMARY_STRATA: ReadonlyArray<{ key: string; label: string }> = [
   { key: "reflective_explicit", label: "refl. explicit" },
   { key: "reflective_implicit", label: "refl. implicit" },
 ];
-const EXP7_BAND_STRATA: ReadonlyArray<{ key: string; label: string }> = ["factual", "reflective_explicit", "reflective_implicit"].flatMap((t) =>
-  ["low", "mild", "high"].map((b) => ({ key: `${t}·${b}`, label: `${t.replace("reflective_", "refl. ").replace("factual", "fact.")} ${b}` })),
+const EXP7_BAND_STRATA: ReadonlyArray<{ key: string; label: string }> = ["factual", "reflective_explicit", "reflective_implicit"].flatMap(
+  (t) =>
+    ["low", "mild", "high"].map((b) => ({
+      key: `${t}·${b}`,
+      label: `${t.replace("reflective_", "refl. ").replace("factual", "fact.")} ${b}`,
+    })),
 );
 
 /** Display name of a stratum key, e.g. "reflective_explicit·high" → "reflective explicit · high". */
@@ -56,7 +63,14 @@ function statCell(rec: ManifestRecorder, doc: ResultDoc, path: PathSegment[], id
   if (!hasPath(doc, path) || getValueIsNull(doc, path)) return ["—"];
   const v = rec.num(doc, [...path, "value"], id, 2, tol);
   if (!hasPath(doc, [...path, "ci95"]) || getValueIsNull(doc, [...path, "ci95"])) return [v];
-  return [v, " [", rec.num(doc, [...path, "ci95", 0], `${id}.lo`, 2, tol), ", ", rec.num(doc, [...path, "ci95", 1], `${id}.hi`, 2, tol), "]"];
+  return [
+    v,
+    " [",
+    rec.num(doc, [...path, "ci95", 0], `${id}.lo`, 2, tol),
+    ", ",
+    rec.num(doc, [...path, "ci95", 1], `${id}.hi`, 2, tol),
+    "]",
+  ];
 }
 
 function getValueIsNull(doc: ResultDoc, path: PathSegment[]): boolean {
@@ -71,13 +85,22 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   // every column is compared with the baseline the file names (significance.baseline)
   const baseline = getString(doc, ["significance", "baseline"]);
   const blocks: Section["blocks"] = [
-    { kind: "figure", figure: "exp7_quality_gain", alt: "Estimator quality (Spearman rho with EpiRec intensity band) against the paired recall@3 difference to similarity-only on reflective probes, fused and gated, one panel per embedder", inReadme: true },
+    {
+      kind: "figure",
+      figure: "exp7_quality_gain",
+      alt:
+        "Estimator quality (Spearman rho with EpiRec intensity band) against the paired recall@3 difference to similarity-only on " +
+        "reflective probes, fused and gated, one panel per embedder",
+      inReadme: true,
+    },
   ];
   const probes = rec.num(doc, ["benchmark", "epirec", "probes"], "exp7.benchmark.epirec.probes", 0);
   const episodes = rec.num(doc, ["benchmark", "epirec", "episodes"], "exp7.benchmark.epirec.episodes", 0);
   const testN = rec.num(doc, ["benchmark", "emobank", "test"], "exp7.benchmark.emobank.test", 0);
   const intro: Inline[] = [
-    "The paper's open problem — the salience prior needs a better emotion estimator — as a table. Each estimator supplies E for every memory and every query; nothing is fitted on EpiRec labels. Quality: Spearman ρ of episode E with EpiRec's authored intensity band and agreement of its valence class with the authored valence (",
+    "The paper's open problem — the salience prior needs a better emotion estimator — as a table. Each estimator supplies E for " +
+      "every memory and every query; nothing is fitted on EpiRec labels. Quality: Spearman ρ of episode E with EpiRec's authored " +
+      "intensity band and agreement of its valence class with the authored valence (",
     episodes,
     " episodes), Pearson r of E with EmoBank test arousal and of its valence with EmoBank valence (",
     testN,
@@ -91,11 +114,19 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     ...bootstrapSentence(doc, rec, "exp7"),
   ];
   blocks.push({ kind: "paragraph", parts: intro });
-  const oracleNote: Inline[] = [strong("Oracle."), " The oracle is an upper bound, not a method: ", rec.text(doc, ["protocol", "oracle"], "exp7.protocol.oracle"), "."];
+  const oracleNote: Inline[] = [
+    strong("Oracle."),
+    " The oracle is an upper bound, not a method: ",
+    rec.text(doc, ["protocol", "oracle"], "exp7.protocol.oracle"),
+    ".",
+  ];
   blocks.push({ kind: "paragraph", parts: oracleNote });
 
   const answer: Inline[] = [strong("Answer.")];
-  const cost: Inline[] = [strong("Cost."), " Always-on fusion scores below similarity-only on reflective probes (recall@3) with every real estimator"];
+  const cost: Inline[] = [
+    strong("Cost."),
+    " Always-on fusion scores below similarity-only on reflective probes (recall@3) with every real estimator",
+  ];
   const costChecks: Comparison[] = [];
   embedders.forEach((emb, ei) => {
     const tol = toleranceOf(emb);
@@ -127,7 +158,15 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     blocks.push({
       kind: "table",
       caption: `Exp. 7 — estimator quality, ${embedderName(emb)} embedder`,
-      header: ["estimator", "ρ with EpiRec band", "EpiRec valence agreement", "EmoBank r arousal", "EmoBank r valence", "reflective AUC", "gate rate factual / refl. explicit / refl. implicit"],
+      header: [
+        "estimator",
+        "ρ with EpiRec band",
+        "EpiRec valence agreement",
+        "EmoBank r arousal",
+        "EmoBank r valence",
+        "reflective AUC",
+        "gate rate factual / refl. explicit / refl. implicit",
+      ],
       numeric: [false, true, true, true, true, true, true],
       rows: all.map((name) => [
         [estimatorLabel(doc, emb, name)],
@@ -136,13 +175,19 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
         statCell(rec, doc, [...q(name), "emobank_test", "pearson_arousal"], qid(name, "pearson_arousal"), tol),
         statCell(rec, doc, [...q(name), "emobank_test", "pearson_valence"], qid(name, "pearson_valence"), tol),
         statCell(rec, doc, [...q(name), "epirec_probes", "auc_reflective"], qid(name, "auc_reflective"), tol),
-        ["factual", "reflective_explicit", "reflective_implicit"].flatMap((t, ti) => [ti === 0 ? "" : " / ", rec.num(doc, [...q(name), "epirec_probes", "gate_rate", t], qid(name, `gate_rate.${t}`), 2, tol)]) as Cell,
+        ["factual", "reflective_explicit", "reflective_implicit"].flatMap((t, ti) => [
+          ti === 0 ? "" : " / ",
+          rec.num(doc, [...q(name), "epirec_probes", "gate_rate", t], qid(name, `gate_rate.${t}`), 2, tol),
+        ]) as Cell,
       ]),
     });
     const ret = (col: string) => ["runs", emb, "retrieval", col];
     const rid = (col: string, s: string, m: string) => `exp7.${emb}.${col}.${s}.${m}`;
     const diffTable = (strataCols: ReadonlyArray<{ key: string; label: string }>, caption: string) => {
-      const baseRow: Cell[] = [[`${baseline} (recall@3)`], ...strataCols.map((s) => [rec.num(doc, [...ret(baseline), s.key, "r3"], rid(baseline, s.key, "r3"), 3, tol)] as Cell)];
+      const baseRow: Cell[] = [
+        [`${baseline} (recall@3)`],
+        ...strataCols.map((s) => [rec.num(doc, [...ret(baseline), s.key, "r3"], rid(baseline, s.key, "r3"), 3, tol)] as Cell),
+      ];
       const diffRows: Cell[][] = all.flatMap((name) =>
         EXP7_MODES.map((m) => {
           const col = `${name}/${m.key}`;
@@ -153,7 +198,15 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
               const d = rec.num(doc, [...p, "diff"], rid(col, s.key, "diff"), 3, tol);
               const mark = holmMark(doc, p);
               if (s.key !== "overall" && s.key !== "reflective") return [d, mark] as Cell;
-              return [d, " [", rec.num(doc, [...p, "ci95", 0], rid(col, s.key, "diff.lo"), 3, tol), ", ", rec.num(doc, [...p, "ci95", 1], rid(col, s.key, "diff.hi"), 3, tol), "]", mark] as Cell;
+              return [
+                d,
+                " [",
+                rec.num(doc, [...p, "ci95", 0], rid(col, s.key, "diff.lo"), 3, tol),
+                ", ",
+                rec.num(doc, [...p, "ci95", 1], rid(col, s.key, "diff.hi"), 3, tol),
+                "]",
+                mark,
+              ] as Cell;
             }),
           ];
         }),
@@ -166,8 +219,15 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
         rows: [baseRow, ...diffRows],
       });
     };
-    diffTable(EXP7_SUMMARY_STRATA, "Exp. 7 — recall@3 difference to similarity-only on the same probes, overall and per probe type (paired; 95 % CI for overall and reflective; ▲/▼ significant after Holm)");
-    diffTable(EXP7_BAND_STRATA, "Exp. 7 — recall@3 difference to similarity-only per probe type × intensity band (paired; ▲/▼ significant after Holm)");
+    diffTable(
+      EXP7_SUMMARY_STRATA,
+      "Exp. 7 — recall@3 difference to similarity-only on the same probes, overall and per probe type (paired; 95 % CI for overall " +
+        "and reflective; ▲/▼ significant after Holm)",
+    );
+    diffTable(
+      EXP7_BAND_STRATA,
+      "Exp. 7 — recall@3 difference to similarity-only per probe type × intensity band (paired; ▲/▼ significant after Holm)",
+    );
 
     // The answer, from the runner's answer block.
     const ans = ["runs", emb, "answer"];
@@ -225,7 +285,14 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       const worst = "reflective_implicit·low";
       if (!hasPath(doc, [...ret(col), worst])) continue;
       const id = rid(col, worst, "r3");
-      cost.push("; even the ", `${name} (an upper bound)`, " pays where targets are low-intensity: reflective implicit·low ", rec.num(doc, [...ret(col), worst, "r3"], id, 3, tol), " against ", { ref: rid(baseline, worst, "r3") });
+      cost.push(
+        "; even the ",
+        `${name} (an upper bound)`,
+        " pays where targets are low-intensity: reflective implicit·low ",
+        rec.num(doc, [...ret(col), worst, "r3"], id, 3, tol),
+        " against ",
+        { ref: rid(baseline, worst, "r3") },
+      );
       costChecks.push({ left: id, op: "<", right: rid(baseline, worst, "r3") });
     }
     // LoCoMo (Exp. 5 protocol): evidence recall@5 differences per category; no oracle (no emotion labels).
@@ -239,7 +306,10 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
         header: ["estimator · strategy", ...cats],
         numeric: [false, ...cats.map(() => true)],
         rows: [
-          [[`${baseline} (recall@5)`], ...cats.map((c) => [rec.num(doc, [...lret(baseline), c, "recall5"], lid(baseline, c, "recall5"), 4, tol)] as Cell)],
+          [
+            [`${baseline} (recall@5)`],
+            ...cats.map((c) => [rec.num(doc, [...lret(baseline), c, "recall5"], lid(baseline, c, "recall5"), 4, tol)] as Cell),
+          ],
           ...real.flatMap((name) =>
             EXP7_MODES.map((m) => {
               const col = `${name}/${m.key}`;
@@ -250,7 +320,15 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
                   const d = rec.num(doc, [...p, "diff"], lid(col, c, "diff"), 4, tol);
                   const mark = holmMark(doc, p);
                   if (c !== "overall") return [d, mark] as Cell;
-                  return [d, " [", rec.num(doc, [...p, "ci95", 0], lid(col, c, "diff.lo"), 4, tol), ", ", rec.num(doc, [...p, "ci95", 1], lid(col, c, "diff.hi"), 4, tol), "]", mark] as Cell;
+                  return [
+                    d,
+                    " [",
+                    rec.num(doc, [...p, "ci95", 0], lid(col, c, "diff.lo"), 4, tol),
+                    ", ",
+                    rec.num(doc, [...p, "ci95", 1], lid(col, c, "diff.hi"), 4, tol),
+                    "]",
+                    mark,
+                  ] as Cell;
                 }),
               ];
             }),
@@ -276,7 +354,11 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
           costChecks.push({ left: id, op, right: lid(baseline, category, "recall5") });
         });
       if (losing.length > 0) {
-        cost.push(losing.length === real.length ? `; on LoCoMo ${category} questions (evidence recall@5) always-on fusion loses with every real estimator: ` : `; on LoCoMo ${category} questions (evidence recall@5) always-on fusion loses with `);
+        cost.push(
+          losing.length === real.length
+            ? `; on LoCoMo ${category} questions (evidence recall@5) always-on fusion loses with every real estimator: `
+            : `; on LoCoMo ${category} questions (evidence recall@5) always-on fusion loses with `,
+        );
         list(losing, "<");
         cost.push(" against ", { ref: lid(baseline, category, "recall5") });
         if (gaining.length > 0) {
@@ -292,8 +374,14 @@ export function exp7Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   blocks.push({ kind: "paragraph", parts: answer });
   blocks.push({ kind: "cost", cost: "exp7-fusion-cost", parts: cost, requires: costChecks, requiresText: ["exp7.protocol.oracle"] });
   const notes: Section["notes"] = [
-    { label: "EpiRec", text: `${getString(doc, ["benchmark", "epirec", "url"])} (${getString(doc, ["benchmark", "epirec", "license"])}), sha256 ${getString(doc, ["benchmark", "epirec", "data_sha256"])}` },
-    { label: "EmoBank", text: `${getString(doc, ["benchmark", "emobank", "url"])} (${getString(doc, ["benchmark", "emobank", "license"])}), sha256 ${getString(doc, ["benchmark", "emobank", "data_sha256"])}` },
+    {
+      label: "EpiRec",
+      text: `${getString(doc, ["benchmark", "epirec", "url"])} (${getString(doc, ["benchmark", "epirec", "license"])}), sha256 ${getString(doc, ["benchmark", "epirec", "data_sha256"])}`,
+    },
+    {
+      label: "EmoBank",
+      text: `${getString(doc, ["benchmark", "emobank", "url"])} (${getString(doc, ["benchmark", "emobank", "license"])}), sha256 ${getString(doc, ["benchmark", "emobank", "data_sha256"])}`,
+    },
     { label: "Protocol", text: getString(doc, ["protocol", "note"]) },
   ];
   return { experiment: "exp7", title: "Exp. 7 — which emotion estimator makes salience earn its keep", blocks, notes };
@@ -307,7 +395,8 @@ function significanceNote(doc: ResultDoc, rec: ManifestRecorder): Inline[] {
     rec.num(doc, ["significance", "samples"], "exp7.significance.samples", 0),
     " seeded sign vectors (seed ",
     rec.num(doc, ["significance", "seed"], "exp7.significance.seed", 0),
-    "); its p is Holm-adjusted across all real estimator·strategy columns within one embedder, dataset and stratum (the oracle's two columns form their own family). ▲/▼: significantly above/below similarity-only after Holm at α = ",
+    "); its p is Holm-adjusted across all real estimator·strategy columns within one embedder, dataset and stratum (the oracle's two " +
+      "columns form their own family). ▲/▼: significantly above/below similarity-only after Holm at α = ",
     rec.num(doc, ["significance", "alpha"], "exp7.significance.alpha", 2),
     "; unmarked differences are not significant, whatever their CI. Raw and adjusted p, the paired t-test and W/T/L per cell are in ",
     { code: `results/${doc.file}` },
@@ -316,7 +405,16 @@ function significanceNote(doc: ResultDoc, rec: ManifestRecorder): Inline[] {
 }
 
 /** The answer's claim from a Holm outcome block: significant wins (or none) out of N comparisons, and the count of significant losses. */
-function holmClaim(doc: ResultDoc, rec: ManifestRecorder, path: PathSegment[], id: string, where: string, name: (s: string) => string, digits: number, tol: number): Inline[] {
+function holmClaim(
+  doc: ResultDoc,
+  rec: ManifestRecorder,
+  path: PathSegment[],
+  id: string,
+  where: string,
+  name: (s: string) => string,
+  digits: number,
+  tol: number,
+): Inline[] {
   const n = getNumber(doc, [...path, "comparisons"]);
   const wins = getArray(doc, [...path, "significant_wins"]);
   const losses = getArray(doc, [...path, "significant_losses"]);

@@ -1,5 +1,17 @@
-/** Exp. 8 section: LongMemEval under the official protocol (flat-bm25) and Persode's (every strategy), as far as results are present (docs/spec.md §7 Exp. 8). */
-import { PUBLISHED_CLAIMS, getKeys, getNumber, getString, hasPath, orderedStrategies, strategySlugOf, type ResultDoc } from "@persode/results";
+/**
+ * Exp. 8 section: LongMemEval under the official protocol (flat-bm25) and Persode's (every strategy), as far as results are present
+ * (docs/spec.md §7 Exp. 8).
+ */
+import {
+  PUBLISHED_CLAIMS,
+  getKeys,
+  getNumber,
+  getString,
+  hasPath,
+  orderedStrategies,
+  strategySlugOf,
+  type ResultDoc,
+} from "@persode/results";
 import { strong, type Cell, type Inline, type Section } from "../content.js";
 import { fixed } from "../format.js";
 import type { ManifestRecorder } from "../manifest.js";
@@ -29,11 +41,17 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   const blocks: Section["blocks"] = [{ kind: "paragraph", parts: [...data, " ", questions, " questions."] }];
   // (a) The official protocol.
   const rows: Cell[][] = [];
-  for (const [g, level, label] of [["turn", "turn", "turn"], ["turn", "session", "session from turns"], ["session", "session", "session"]] as const) {
+  for (const [g, level, label] of [
+    ["turn", "turn", "turn"],
+    ["turn", "session", "session from turns"],
+    ["session", "session", "session"],
+  ] as const) {
     const base = ["official", "flat-bm25", g, "metrics", level];
     if (!hasPath(doc, base)) continue;
     const cells: Cell[] = [[label]];
-    for (const k of OFFICIAL_KS) for (const m of ["recall_any", "recall_all", "ndcg_any"]) cells.push([rec.num(doc, [...base, `${m}@${k}`], `exp8.official.${g}.${level}.${m}@${k}`, 4)]);
+    for (const k of OFFICIAL_KS)
+      for (const m of ["recall_any", "recall_all", "ndcg_any"])
+        cells.push([rec.num(doc, [...base, `${m}@${k}`], `exp8.official.${g}.${level}.${m}@${k}`, 4)]);
     rows.push(cells);
   }
   blocks.push({
@@ -64,15 +82,27 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
     caption: "Published LongMemEval_S retrieval figures — claims under their own protocols, not measured here",
     header: ["system", "kind", "granularity", "measure", "k", "value", "question set", "setup", "source"],
     numeric: [false, false, false, false, true, true, false, false, false],
-    rows: LONGMEMEVAL_CLAIMS.map((c) => [[c.system], [c.kind], [c.granularity], [c.measure], [String(c.k)], [fixed(c.value, 4)], [c.question_set], [c.setup], [{ code: c.source }]]),
+    rows: LONGMEMEVAL_CLAIMS.map((c) => [
+      [c.system],
+      [c.kind],
+      [c.granularity],
+      [c.measure],
+      [String(c.k)],
+      [fixed(c.value, 4)],
+      [c.question_set],
+      [c.setup],
+      [{ code: c.source }],
+    ]),
   });
   blocks.push({
     kind: "paragraph",
     parts: [
       strong("Published figures."),
-      " Each was measured its own way (what is ranked, which questions are averaged, what is indexed), so none is directly comparable with the tables above; the closest to the official protocol's session ",
+      " Each was measured its own way (what is ranked, which questions are averaged, what is indexed), so none is directly " +
+        "comparable with the tables above; the closest to the official protocol's session ",
       { code: "recall_any@5" },
-      " are the session-level ones, and those still average over other question sets. The LongMemEval paper's own retrieval table is not listed: no copy of it could be checked here.",
+      " are the session-level ones, and those still average over other question sets. The LongMemEval paper's own retrieval table is " +
+        "not listed: no copy of it could be checked here.",
     ],
   });
   // (b) Persode's protocol.
@@ -87,7 +117,12 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       numeric: [false, true, true, true],
       rows: strategies.map((s) => {
         const base = ["runs", emb, "strategies", s];
-        return [[s], ...["evidence_recall@5", "mrr", "session_recall_any@5"].map((m) => valueWithCi(rec, doc, [...base, m], [...base, "ci95", m], id(s, m), 4, tol).cell)];
+        return [
+          [s],
+          ...["evidence_recall@5", "mrr", "session_recall_any@5"].map(
+            (m) => valueWithCi(rec, doc, [...base, m], [...base, "ci95", m], id(s, m), 4, tol).cell,
+          ),
+        ];
       }),
     });
     const types = getKeys(doc, ["runs", emb, "by_question_type"]);
@@ -96,9 +131,32 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       caption: `Exp. 8 (b) — evidence recall@5 per question type, ${embedderCaption(doc, emb)}`,
       header: ["strategy", ...types.map((ty) => `${ty} (n = ${getNumber(doc, ["runs", emb, "by_question_type", ty, "n"])})`)],
       numeric: [false, ...types.map(() => true)],
-      rows: strategies.map((s) => [[s], ...types.map((ty) => [rec.num(doc, ["runs", emb, "by_question_type", ty, "strategies", s, "evidence_recall@5"], `exp8.${emb}.${strategySlugOf(doc, s)}.${ty}.evidence_recall@5`, 4, tol)] as Cell)]),
+      rows: strategies.map((s) => [
+        [s],
+        ...types.map(
+          (ty) =>
+            [
+              rec.num(
+                doc,
+                ["runs", emb, "by_question_type", ty, "strategies", s, "evidence_recall@5"],
+                `exp8.${emb}.${strategySlugOf(doc, s)}.${ty}.evidence_recall@5`,
+                4,
+                tol,
+              ),
+            ] as Cell,
+        ),
+      ]),
     });
-    blocks.push({ kind: "paragraph", parts: [strong("Gate."), ` The gate fused on `, rec.num(doc, ["runs", emb, "gate", "fired_fraction"], `exp8.${emb}.gate.fired_fraction`, 4), " of the questions.", ...bootstrapSentence(doc, rec, "exp8")] });
+    blocks.push({
+      kind: "paragraph",
+      parts: [
+        strong("Gate."),
+        ` The gate fused on `,
+        rec.num(doc, ["runs", emb, "gate", "fired_fraction"], `exp8.${emb}.gate.fired_fraction`, 4),
+        " of the questions.",
+        ...bootstrapSentence(doc, rec, "exp8"),
+      ],
+    });
   }
   return { experiment: "exp8", title: "Exp. 8 — LongMemEval retrieval", blocks, notes: datasetNotes(doc) };
 }

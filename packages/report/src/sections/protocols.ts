@@ -43,8 +43,11 @@ export function rungLabel(r: Rung): string {
 function columns(doc: ResultDoc): { emb: string; strategy: string; label: string }[] {
   const embedders = embeddersOf(doc);
   const out: { emb: string; strategy: string; label: string }[] = [];
-  if (embedders.includes("hashing") && hasPath(doc, ["runs", "hashing", "strategies", "bm25"])) out.push({ emb: "hashing", strategy: "bm25", label: "BM25" });
-  for (const emb of embedders) if (hasPath(doc, ["runs", emb, "strategies", "similarity-only"])) out.push({ emb, strategy: "similarity-only", label: `similarity, ${embedderName(emb)}` });
+  if (embedders.includes("hashing") && hasPath(doc, ["runs", "hashing", "strategies", "bm25"]))
+    out.push({ emb: "hashing", strategy: "bm25", label: "BM25" });
+  for (const emb of embedders)
+    if (hasPath(doc, ["runs", emb, "strategies", "similarity-only"]))
+      out.push({ emb, strategy: "similarity-only", label: `similarity, ${embedderName(emb)}` });
   // An outside system scored by `pnpm bench locomo-eval --report` (a strategy that is not built in) gets its own column.
   for (const emb of embedders.filter((e) => getString(doc, ["runs", e, "embedder", "name"]) === "outside")) {
     for (const s of orderedStrategies(doc, getKeys(doc, ["runs", emb, "strategies"]))) out.push({ emb, strategy: s, label: s });
@@ -61,7 +64,8 @@ export function protocolsSection(doc: ResultDoc, rec: ManifestRecorder): Section
     {
       kind: "paragraph",
       parts: [
-        "One set of rankings — every strategy of Exp. 5 with every embedder — scored under each protocol the field publishes: turn level or session level (sessions ranked by their best-ranked turn), k, the question set (",
+        "One set of rankings — every strategy of Exp. 5 with every embedder — scored under each protocol the field publishes: turn " +
+          "level or session level (sessions ranked by their best-ranked turn), k, the question set (",
         strong("persode"),
         ": categories 1–4, ",
         q("persode/original"),
@@ -79,7 +83,8 @@ export function protocolsSection(doc: ResultDoc, rec: ManifestRecorder): Section
     },
   ];
   const cols = columns(doc);
-  const id = (c: { emb: string; strategy: string }, r: Rung) => `exp5-protocols.${c.emb}.${strategySlugOf(doc, c.strategy)}.${r.family}.${r.measure}`;
+  const id = (c: { emb: string; strategy: string }, r: Rung) =>
+    `exp5-protocols.${c.emb}.${strategySlugOf(doc, c.strategy)}.${r.family}.${r.measure}`;
   const rows: Cell[][] = LADDER_RUNGS.map((r) => [
     [rungLabel(r)],
     ...cols.map((c) => {
@@ -87,17 +92,32 @@ export function protocolsSection(doc: ResultDoc, rec: ManifestRecorder): Section
       // Value to 3 decimals, its CI to 2 (the table must fit a 1,400 px page; every CI to 4 decimals is in the file).
       const t = toleranceOf(c.emb);
       const i = id(c, r);
-      return [rec.num(doc, [...base, "values", r.measure], i, 3, t), " [", rec.num(doc, [...base, "ci95", r.measure, 0], `${i}.ci95.lo`, 2, t), ", ", rec.num(doc, [...base, "ci95", r.measure, 1], `${i}.ci95.hi`, 2, t), "]"];
+      return [
+        rec.num(doc, [...base, "values", r.measure], i, 3, t),
+        " [",
+        rec.num(doc, [...base, "ci95", r.measure, 0], `${i}.ci95.lo`, 2, t),
+        ", ",
+        rec.num(doc, [...base, "ci95", r.measure, 1], `${i}.ci95.hi`, 2, t),
+        "]",
+      ];
     }),
   ]);
   blocks.push({
     kind: "table",
-    caption: "The protocol ladder on LoCoMo — the same rankings under each protocol (granularity measure@k · question set · gold; recall = evidence recall; similarity = similarity-only; brackets: 95 % bootstrap CIs; every strategy, measure and gold: results/exp5_locomo_protocols.json)",
+    caption:
+      "The protocol ladder on LoCoMo — the same rankings under each protocol (granularity measure@k · question set · gold; recall = " +
+      "evidence recall; similarity = similarity-only; brackets: 95 % bootstrap CIs; every strategy, measure and gold: " +
+      "results/exp5_locomo_protocols.json)",
     header: ["protocol", ...cols.map((c) => c.label)],
     numeric: [false, ...cols.map(() => true)],
     rows,
   });
-  blocks.push({ kind: "figure", figure: "protocol_ladder", alt: "Every strategy under each protocol of the ladder on LoCoMo, one panel per embedder, with 95% bootstrap CIs", inReadme: false });
+  blocks.push({
+    kind: "figure",
+    figure: "protocol_ladder",
+    alt: "Every strategy under each protocol of the ladder on LoCoMo, one panel per embedder, with 95% bootstrap CIs",
+    inReadme: false,
+  });
 
   // Every strategy of each embedder on the ladder's rungs (HTML report only).
   for (const emb of embedders) {
@@ -136,14 +156,31 @@ export function protocolsSection(doc: ResultDoc, rec: ManifestRecorder): Section
       const [set, gold, measure] = s("protocol").split("/") as [string, string, string];
       const base = ["runs", run, "strategies", strategy, `${set}/${gold}`];
       if (hasPath(doc, base)) {
-        const v = valueWithCi(rec, doc, [...base, "values", measure], [...base, "ci95", measure], `exp5-protocols.claims.${i}.ours`, 4, toleranceOf(run));
+        const v = valueWithCi(
+          rec,
+          doc,
+          [...base, "values", measure],
+          [...base, "ci95", measure],
+          `exp5-protocols.claims.${i}.ours`,
+          4,
+          toleranceOf(run),
+        );
         item.push(": here ", ...v.cell, ` (${s("protocol")})`);
       }
     }
     item.push(".");
     return item;
   });
-  blocks.push({ kind: "paragraph", parts: [strong("Published claims, with their protocols."), " Numbers as their sources state them; a claim without a ladder protocol is not reproduced here. LongMemEval's own protocol is Exp. 8's, whose results are present only after ", { code: "pnpm bench exp8" }, " has run on the data."] });
+  blocks.push({
+    kind: "paragraph",
+    parts: [
+      strong("Published claims, with their protocols."),
+      " Numbers as their sources state them; a claim without a ladder protocol is not reproduced here. LongMemEval's own protocol is " +
+        "Exp. 8's, whose results are present only after ",
+      { code: "pnpm bench exp8" },
+      " has run on the data.",
+    ],
+  });
   blocks.push({ kind: "list", items });
 
   return {
@@ -152,7 +189,10 @@ export function protocolsSection(doc: ResultDoc, rec: ManifestRecorder): Section
     blocks,
     notes: [
       { label: "Definitions", text: getString(doc, ["protocol", "definitions"]) },
-      ...getKeys(doc, ["protocol", "question_sets"]).map((k) => ({ label: `Question set ${k}`, text: getString(doc, ["protocol", "question_sets", k]) })),
+      ...getKeys(doc, ["protocol", "question_sets"]).map((k) => ({
+        label: `Question set ${k}`,
+        text: getString(doc, ["protocol", "question_sets", k]),
+      })),
       { label: "LoCoMo sha256", text: getString(doc, ["benchmark", "data_sha256"]) },
       { label: "Audit sha256", text: getString(doc, ["benchmark", "audit_sha256"]) },
     ],

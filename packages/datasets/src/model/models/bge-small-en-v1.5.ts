@@ -17,7 +17,8 @@ export const BGE_SMALL_EN_V15_MODEL: PinnedModel = Object.freeze({
   revision: "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a",
   dtype: "fp32",
   license: "MIT",
-  citation: 'S. Xiao, Z. Liu, P. Zhang and N. Muennighoff, "C-Pack: Packaged Resources To Advance General Chinese Embedding", arXiv:2309.07597, 2023',
+  citation:
+    'S. Xiao, Z. Liu, P. Zhang and N. Muennighoff, "C-Pack: Packaged Resources To Advance General Chinese Embedding", arXiv:2309.07597, 2023',
   dimensions: 384,
   pooling: "cls",
   normalize: true,
