@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 // without loading datasets, experiments or evaluators (each is imported where its target runs).
 import type { EpisodicCorpus, LocomoDataset } from "@persode/datasets";
 import { DECLARED_MODELS } from "@persode/datasets/models";
-import type { ExperimentContext, ExperimentReport, Experiment } from "./experiments/experiment.js";
+import type { ExperimentContext, ExperimentReport, RunnableExperiment } from "./experiments/experiment.js";
 import { EXPERIMENT_LIST, findExperimentInfo } from "./experiments/catalog.js";
 import type { Measure } from "./protocols.js";
 import {
@@ -244,7 +244,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
 type BenchValues = ReturnType<typeof parseBenchArgs>["values"];
 
 async function runExperiments(
-  selected: Experiment[],
+  selected: RunnableExperiment[],
   staged: StagedResults,
   run: { target: string; names: readonly string[]; values: BenchValues; seed: number; samples: number },
   hooks: RunHooks,
@@ -253,7 +253,7 @@ async function runExperiments(
   const { loadEpiRec, loadLocomo, loadLongMemEval } = await import("@persode/datasets");
   const { buildEmbedder } = await import("./embedder-setup.js");
   const { formatResultJson } = await import("@persode/results");
-  const { readPrevious, writeAtomic } = await import("./results.js");
+  const { readPrevious, writeAtomic } = await import("./result-records.js");
   const locomo = once((): Promise<LocomoDataset> => loadLocomo());
   const epirec = once((): Promise<EpisodicCorpus> => loadEpiRec());
   const longmemeval = once(() => loadLongMemEval(typeof values.data === "string" ? { data: values.data } : {}));
@@ -274,7 +274,7 @@ async function runExperiments(
       const key = built?.key ?? "hashing";
       const ctx: ExperimentContext = {
         out: staged.dir,
-        embedderName: key,
+        runKey: key,
         embedder: built ? async () => built.embedder : hashing,
         seed: run.seed,
         samples: run.samples,
@@ -404,7 +404,7 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
   const { loadEpiRec } = await import("@persode/datasets");
   const { evaluateRankings, formatOfficialReport } = await import("./epirec/official.js");
   const { parseRankingsJsonl } = await import("./epirec/rankings.js");
-  const { writeAtomic } = await import("./results.js");
+  const { writeAtomic } = await import("./result-records.js");
   const corpus = await loadEpiRec(values.data ? { path: callerPath(values.data as string) } : {});
   let text: string;
   try {
@@ -435,7 +435,7 @@ async function longmemevalEval(
   const { loadLongMemEval } = await import("@persode/datasets");
   const { LongMemEvalRankingsError, evaluateLongMemEvalRankings, parseLongMemEvalRankings } = await import("./longmemeval/eval.js");
   const { formatResultJson } = await import("@persode/results");
-  const { writeAtomic } = await import("./results.js");
+  const { writeAtomic } = await import("./result-records.js");
   const { buildEmbedder } = await import("./embedder-setup.js");
   const { PAIRED_MEASURES, pairedWithBuiltins } = await import("./locomo-eval.js");
   const { DEFAULT_PERMUTATIONS } = await import("./stats/randomization.js");

@@ -5,7 +5,7 @@ import { corpusFiles, rankingsStem, writeResultFile } from "@persode/results";
 import { EPISODIC_PROTOCOL, runEpisodic } from "./episodic.js";
 import { writeExtendedFile } from "./extended-results.js";
 import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, callerPath, embedderOption, embedderSettings, intOption } from "./options.js";
-import { DEFAULT_SAMPLES, DEFAULT_SEED, meta, runsAfter, writeAtomic } from "./results.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED, meta, runsAfter, writeAtomic } from "./result-records.js";
 import { StagedResults, resultsFolder } from "./staging.js";
 
 /** Where `bench corpus` writes without `--out`: a folder of its own in the caller's folder, never the committed results/. */
@@ -150,7 +150,7 @@ async function writeCorpusFiles(
     samples,
     target: `corpus --name ${corpus.name}`,
     dataSha256: corpus.sha256,
-    embedderName: key,
+    runKey: key,
     embedder,
     run: r.extended,
   });

@@ -12,7 +12,7 @@ import type { EmbedRole } from "@persode/core";
 import { DECLARED_MODELS, declaredModel } from "@persode/datasets";
 import { buildEmbedder } from "./embedder-setup.js";
 import { embedderSettings } from "./options.js";
-import { writeAtomic } from "./results.js";
+import { writeAtomic } from "./result-records.js";
 
 const USAGE = `Usage: pnpm embed --model NAME --role query|document --input FILE --output FILE
 

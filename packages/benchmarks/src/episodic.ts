@@ -9,7 +9,7 @@ import { rankGroups, type RankingGroup } from "./ranking-loop.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
 import { extendedStrategyResults } from "./extended-results.js";
-import { libraryGate } from "./results.js";
+import { libraryGate } from "./result-records.js";
 
 /** The probe type that asks for facts; every other type counts as reflective. */
 export const FACTUAL = "factual";

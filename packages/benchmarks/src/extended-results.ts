@@ -9,7 +9,7 @@ import type { Embedder, RetrievalStrategy } from "@persode/core";
 import { pyRound } from "@persode/util";
 import { writeResultFile, type DatasetProvenance, type ExtendedFile, type SignificanceRecord } from "@persode/results";
 import { mean } from "./metrics.js";
-import { libraryGate, meta, runsAfter } from "./results.js";
+import { libraryGate, meta, runsAfter } from "./result-records.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { compareWithBaseline, pValueForJson } from "./stats/paired-comparison.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "./stats/randomization.js";
@@ -158,7 +158,8 @@ export interface ExtendedFileSpec {
   dataSha256: string;
   /** Provenance of the input datasets, recorded in `meta.datasets` (a `pnpm bench corpus` file has none: its corpus is the user's). */
   datasets?: DatasetProvenance[];
-  embedderName: string;
+  /** The run key the run is filed under. */
+  runKey: string;
   embedder: Pick<Embedder, "name" | "id" | "dim" | "model">;
   run: Record<string, unknown>;
 }
@@ -169,7 +170,7 @@ export interface ExtendedFileSpec {
  */
 export async function writeExtendedFile(o: ExtendedFileSpec): Promise<void> {
   const path = join(o.out, o.file);
-  const { runs, strategies } = await runsAfter(path, o.dataSha256, { seed: o.seed, samples: o.samples }, o.embedderName, o.embedder, o.run);
+  const { runs, strategies } = await runsAfter(path, o.dataSha256, { seed: o.seed, samples: o.samples }, o.runKey, o.embedder, o.run);
   const doc: ExtendedFile = {
     benchmark: o.benchmark as ExtendedFile["benchmark"],
     protocol: { note: EXTENDED_NOTE, paper_format_file: o.paperFile, ...o.protocol, gate: libraryGate("analyzer") },

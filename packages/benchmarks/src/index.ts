@@ -2,7 +2,7 @@
 export { main as runCli, sameFile, type RunHooks } from "./cli.js";
 export { StagedResults, type StagedFile } from "./staging.js";
 export { EXPERIMENTS, findExperiment } from "./experiments/index.js";
-export type { Experiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
+export type { RunnableExperiment, ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
 export { runExp1, linspace } from "./experiments/exp1-forgetting.js";
 export { runExp2 } from "./experiments/exp2-scoring.js";
 export { runExp3, EXP3_PROTOCOL } from "./experiments/exp3-retrieval.js";
@@ -55,7 +55,7 @@ export {
   type LocomoRankingLine,
 } from "./locomo-eval.js";
 export { embedDistinct } from "./embed.js";
-export { writeAtomic, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./results.js";
+export { writeAtomic, mergeRuns, DEFAULT_SEED, DEFAULT_SAMPLES } from "./result-records.js";
 export { RankingsWriter, type EncodedIds } from "./rankings-writer.js";
 export { PyRandom, MT19937, cpythonSeedKey } from "./stats/mt19937.js";
 export { exactMean, ratioToDouble } from "./stats/exact-mean.js";

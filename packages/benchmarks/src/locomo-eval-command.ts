@@ -13,7 +13,7 @@ import { runExp5 } from "./experiments/exp5-locomo.js";
 import { DEFAULT_PERMUTATIONS } from "./stats/randomization.js";
 import { UsageError, callerPath, embedderSettings } from "./options.js";
 import { buildEmbedder } from "./embedder-setup.js";
-import { describeEmbedder, meta, strategyRecordsFor, writeAtomic } from "./results.js";
+import { describeEmbedder, meta, strategyRecordsFor, writeAtomic } from "./result-records.js";
 import { join } from "node:path";
 import { PUBLISHED_CLAIMS, RESULT_FILES, formatResultJson, writeResultFile, type ProtocolsFile } from "@persode/results";
 import { EXP5_PROTOCOLS_PROTOCOL } from "./experiments/exp5.js";

@@ -31,7 +31,7 @@ import { phaseSeconds, resetPhases } from "./phases.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
 import { UsageError, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
-import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./results.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./result-records.js";
 
 const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D] [--repeat N]
        pnpm bench:perf --embedding [--texts-out FILE]
@@ -171,7 +171,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
       for (let i = 1; i <= opts.repeat; i++) {
         const ctx: ExperimentContext = {
           out: join(tmp, `in-process-${id}-${i}`),
-          embedderName: key,
+          runKey: key,
           embedder: async () => embedder,
           seed: DEFAULT_SEED,
           samples: DEFAULT_SAMPLES,

@@ -12,19 +12,19 @@ import {
   type Embedder,
   type MemoryInit,
   type RankingContext,
+  type RankingQuery,
   type RetrievalStrategy,
 } from "@persode/core";
 import type { Progress } from "@persode/util";
 import { checkInterrupt } from "./interrupt.js";
 import { inPhase } from "./phases.js";
 
-/** A query as ranked: its text, its embedding and the intensity E the gate and fusion read (docs/spec.md §5). */
-export interface RankingQuery {
-  text: string;
-  vector: Float64Array;
+/**
+ * A query as ranked in a group (docs/spec.md §5): core's RankingQuery with the intensity E the gate and fusion
+ * read already computed, once per question, for every strategy.
+ */
+export interface GroupQuery extends RankingQuery {
   intensity: number;
-  /** Its cosine to every memory of its group when already computed by an earlier pass over the same vectors (see RankingContext). */
-  similarity?: Float64Array;
 }
 
 /** One store's worth of work: its memories (insertion order) with their embeddings, the ranking time and its queries. */
@@ -34,7 +34,7 @@ export interface RankingGroup {
   vectors: readonly Float64Array[];
   /** "now" of every ranking in this group, epoch ms. */
   nowMs: number;
-  queries: readonly RankingQuery[];
+  queries: readonly GroupQuery[];
 }
 
 /** Receives the rankings; query indices run over all groups' queries in order. */

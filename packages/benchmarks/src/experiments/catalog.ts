@@ -5,10 +5,10 @@
  * (`...RUNNER_FACTS.exp5`), and EXPERIMENTS (index.ts) lists them in declaration order.
  */
 import { EXPERIMENT_DECLARATIONS, experimentDeclaration, type ExperimentRunner } from "@persode/results";
-import type { Experiment, ExperimentRunnerModule } from "./experiment.js";
+import type { RunnableExperiment, ExperimentRunnerModule } from "./experiment.js";
 
 /** An experiment without its runner. */
-export type ExperimentInfo = Omit<Experiment, "run">;
+export type ExperimentInfo = Omit<RunnableExperiment, "run">;
 
 /** A runner module's command-line facts: everything but `run`. */
 type RunnerFacts = Omit<ExperimentRunnerModule, "run">;

@@ -12,7 +12,7 @@ import {
   type Embedder,
 } from "@persode/core";
 import { perRunFile, writeResultFile } from "@persode/results";
-import { meta, scenarioProvenance, writeAtomic } from "../results.js";
+import { meta, scenarioProvenance, writeAtomic } from "../result-records.js";
 import { loadScenario, scenarioStore, type Scenario } from "../scenario.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
@@ -99,11 +99,11 @@ export const exp4: ExperimentRunnerModule = {
   ...RUNNER_FACTS.exp4,
   async run(ctx) {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
-    const file = perRunFile("exp4", ctx.embedderName);
-    const mdFile = perRunFile("exp4", ctx.embedderName, ".md");
+    const file = perRunFile("exp4", ctx.runKey);
+    const mdFile = perRunFile("exp4", ctx.runKey, ".md");
     await writeResultFile(join(ctx.out, file), "exp4", {
       ...json,
-      meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }),
+      meta: meta(ctx.seed, [ctx.runKey], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }),
     });
     await writeAtomic(join(ctx.out, mdFile), markdown);
     const p = json.personalization as {

@@ -12,11 +12,11 @@ import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
 import { extendedStrategyResults } from "../extended-results.js";
-import { libraryGate } from "../results.js";
+import { libraryGate } from "../result-records.js";
 import { embedByRole, inRole } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { RankingsWriter, lineEnd } from "../rankings-writer.js";
-import { rankGroups, type RankingGroup, type RankingQuery } from "../ranking-loop.js";
+import { rankGroups, type RankingGroup, type GroupQuery } from "../ranking-loop.js";
 import { inPhase } from "../phases.js";
 
 /** LoCoMo QA categories 1–4 named by the dataset's one category map (5, adversarial, is excluded a priori). */
@@ -111,7 +111,7 @@ export function questionQueries(
   qs: readonly LocomoQuestion[],
   intensity: (text: string) => number,
   vectors: ReadonlyMap<string, Float64Array>,
-): RankingQuery[] {
+): GroupQuery[] {
   return qs.map((q) => ({ text: q.question, vector: vectors.get(q.question)!, intensity: intensity(q.question) }));
 }
 

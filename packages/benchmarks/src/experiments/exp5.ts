@@ -20,7 +20,7 @@ import {
   runsAfter,
   strategyRecordsOfRuns,
   writeAtomic,
-} from "../results.js";
+} from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
@@ -67,16 +67,16 @@ export const exp5: ExperimentRunnerModule = {
     const previousAudit = mergeablePrevious(await readPrevious(auditPath), data.sha256, ctx);
     const sameAudit = (previousAudit?.benchmark as { audit?: { data_sha256?: unknown } } | undefined)?.audit?.data_sha256 === audit.sha256;
     const keptAudit = sameAudit ? previousAudit : undefined;
-    const auditRuns = mergeRuns(keptAudit, ctx.embedderName, { embedder: describeEmbedder(embedder), ...audited }) as AuditedFile["runs"];
+    const auditRuns = mergeRuns(keptAudit, ctx.runKey, { embedder: describeEmbedder(embedder), ...audited }) as AuditedFile["runs"];
     const auditRecords = strategyRecordsOfRuns(auditRuns, keptAudit);
     const files = ctx.paperFormat ? [file, auditFile] : [auditFile];
     for (const { strategy, jsonl } of r.rankings) {
-      const f = join(rankingsDir("exp5"), `${rankingsStem(ctx.embedderName, strategy.slug)}.jsonl`);
+      const f = join(rankingsDir("exp5"), `${rankingsStem(ctx.runKey, strategy.slug)}.jsonl`);
       await writeAtomic(join(ctx.out, f), jsonl);
       files.push(f);
     }
     if (ctx.paperFormat) {
-      const { runs, strategies: records } = await runsAfter(path, data.sha256, ctx, ctx.embedderName, embedder, run);
+      const { runs, strategies: records } = await runsAfter(path, data.sha256, ctx, ctx.runKey, embedder, run);
       await writeResultFile(path, "exp5", {
         benchmark: {
           name: "LoCoMo (Maharana et al., ACL 2024)",
@@ -123,7 +123,7 @@ export const exp5: ExperimentRunnerModule = {
       (previousProtocols?.benchmark as { audit_sha256?: unknown } | undefined)?.audit_sha256 === audit.sha256
         ? previousProtocols
         : undefined;
-    const protocolRuns = mergeRuns(keptProtocols, ctx.embedderName, {
+    const protocolRuns = mergeRuns(keptProtocols, ctx.runKey, {
       embedder: describeEmbedder(embedder),
       ...ladder.summary({ seed: ctx.seed, samples: ctx.samples }, `exp5-protocols/${embedder.name}`),
     }) as ProtocolsFile["runs"];
@@ -169,7 +169,7 @@ export const exp5: ExperimentRunnerModule = {
       target: ctx.target,
       dataSha256: data.sha256,
       datasets: declaredProvenance("exp5", { locomo: data.sha256 }),
-      embedderName: ctx.embedderName,
+      runKey: ctx.runKey,
       embedder,
       run: r.extended,
     });
@@ -179,20 +179,20 @@ export const exp5: ExperimentRunnerModule = {
       files,
       summary: [
         ...Object.entries(ctx.paperFormat ? strategies : {}).map(([k, v]): [string, string] => [
-          `${k} [${ctx.embedderName}]`,
+          `${k} [${ctx.runKey}]`,
           `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`,
         ]),
         ...Object.entries(auditedStrategies).map(([k, v]): [string, string] => {
           const d = v.audited_minus_original["evidence_recall@5"]!;
           return [
-            `${k} [${ctx.embedderName}, audited gold]`,
+            `${k} [${ctx.runKey}, audited gold]`,
             `recall@5 ${d.audited} against ${d.original} on the original gold (same questions; difference ${d.diff})`,
           ];
         }),
         ...Object.entries(extended)
           .filter(([k]) => !(ctx.paperFormat && k in strategies))
           .map(([k, v]): [string, string] => [
-            `${k} [${ctx.embedderName}, extended]`,
+            `${k} [${ctx.runKey}, extended]`,
             `recall@5 ${v["evidence_recall@5"]} · recall@10 ${v["evidence_recall@10"]} · MRR ${v.mrr}`,
           ]),
       ],

@@ -3,7 +3,7 @@ import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
 import { writeExtendedFile } from "../extended-results.js";
 import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile } from "@persode/results";
-import { declaredProvenance, meta, runsAfter, writeAtomic } from "../results.js";
+import { declaredProvenance, meta, runsAfter, writeAtomic } from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 
@@ -17,14 +17,14 @@ export const exp6: ExperimentRunnerModule = {
     const path = join(ctx.out, file);
     const files = ctx.paperFormat ? [file] : [];
     for (const o of r.outputs) {
-      const base = join(rankingsDir("exp6"), rankingsStem(ctx.embedderName, o.strategy.slug));
+      const base = join(rankingsDir("exp6"), rankingsStem(ctx.runKey, o.strategy.slug));
       await writeAtomic(join(ctx.out, `${base}.jsonl`), o.jsonl);
       await writeAtomic(join(ctx.out, `${base}.official.json`), o.official);
       files.push(`${base}.jsonl`, `${base}.official.json`);
     }
     const counts = corpusCounts(corpus);
     if (ctx.paperFormat) {
-      const { runs, strategies: records } = await runsAfter(path, corpus.sha256, ctx, ctx.embedderName, embedder, r.run);
+      const { runs, strategies: records } = await runsAfter(path, corpus.sha256, ctx, ctx.runKey, embedder, r.run);
       await writeResultFile(path, "exp6", {
         benchmark: {
           name: corpus.name,
@@ -68,7 +68,7 @@ export const exp6: ExperimentRunnerModule = {
       target: ctx.target,
       dataSha256: corpus.sha256,
       datasets: declaredProvenance("exp6", { epirec: corpus.sha256 }),
-      embedderName: ctx.embedderName,
+      runKey: ctx.runKey,
       embedder,
       run: r.extended,
     });
@@ -79,13 +79,13 @@ export const exp6: ExperimentRunnerModule = {
       files,
       summary: [
         ...Object.entries(ctx.paperFormat ? strategies : {}).map(([k, v]): [string, string] => [
-          `${k} [${ctx.embedderName}]`,
+          `${k} [${ctx.runKey}]`,
           `recall@3 ${v.overall.r3} · recall@1 ${v.overall.r1} · MRR ${v.overall.mrr}`,
         ]),
         ...Object.entries(extended)
           .filter(([k]) => !(ctx.paperFormat && k in strategies))
           .map(([k, v]): [string, string] => [
-            `${k} [${ctx.embedderName}, extended]`,
+            `${k} [${ctx.runKey}, extended]`,
             `recall@3 ${v["recall@3"]} · recall@1 ${v["recall@1"]} · MRR ${v.mrr}`,
           ]),
       ],

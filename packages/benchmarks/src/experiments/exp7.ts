@@ -32,7 +32,7 @@ import {
   writeResultText,
   type SignificanceRecord,
 } from "@persode/results";
-import { declaredProvenance, libraryGate, meta, runsAfter } from "../results.js";
+import { declaredProvenance, libraryGate, meta, runsAfter } from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 
@@ -240,7 +240,7 @@ export const exp7: ExperimentRunnerModule = {
       estimators.filter((e) => !e.upperBound),
     );
     const locomoRun = summarizeLocomo(locomoTable, spec, `${label}/locomo`);
-    const modelFile = emobankModelFile(ctx.embedderName);
+    const modelFile = emobankModelFile(ctx.runKey);
     const m = built.emobankModel;
     const test = emobank.sentences.filter((s) => s.split === "test");
     const pred = test.map((s) => emobankPredict(m, built.vectors.document.get(s.text)!));
@@ -285,7 +285,7 @@ export const exp7: ExperimentRunnerModule = {
       },
     };
     const path = join(ctx.out, RESULT_FILES.exp7);
-    const { runs } = await runsAfter(path, dataSha, ctx, ctx.embedderName, embedder, run);
+    const { runs } = await runsAfter(path, dataSha, ctx, ctx.runKey, embedder, run);
     const counts = corpusCounts(corpus);
     const benchmark = {
       name: "EpiRec v1.0 + EmoBank + LoCoMo",
@@ -330,7 +330,7 @@ export const exp7: ExperimentRunnerModule = {
     const bootstrap = { samples: ctx.samples, seed: ctx.seed, unit: "item", method: "percentile" as const };
     const datasets = declaredProvenance("exp7", { epirec: corpus.sha256, emobank: emobank.sha256, locomo: locomo.sha256 });
     const perProbePath = join(ctx.out, EXP7_PER_ITEM_FILE);
-    const { runs: perProbeRuns } = await runsAfter(perProbePath, dataSha, ctx, ctx.embedderName, embedder, {
+    const { runs: perProbeRuns } = await runsAfter(perProbePath, dataSha, ctx, ctx.runKey, embedder, {
       hits_at_3: Object.fromEntries([...table.hits].map(([k, v]) => [k, Array.from(v)])),
       gate_fires: Object.fromEntries([...table.fires].map(([k, v]) => [k, Array.from(v)])),
       locomo_evidence_recall_at_5: Object.fromEntries([...locomoTable.recall5].map(([k, v]) => [k, Array.from(v)])),
@@ -374,7 +374,7 @@ export const exp7: ExperimentRunnerModule = {
       const fusedR = retrieval[columnKey(e.name, "fused")]!.reflective!;
       const gatedR = retrieval[columnKey(e.name, "gated")]!.reflective!;
       return [
-        `${e.name}${e.upperBound ? " (upper bound)" : ""} [${ctx.embedderName}]`,
+        `${e.name}${e.upperBound ? " (upper bound)" : ""} [${ctx.runKey}]`,
         `ρ(band) ${q.epirec_episodes.spearman_band.value} · AUC ${q.epirec_probes.auc_reflective.value} · reflective recall@3 fused ${fusedR.r3} gated ${gatedR.r3} (similarity ${retrieval[BASELINE]!.reflective!.r3})`,
       ];
     });

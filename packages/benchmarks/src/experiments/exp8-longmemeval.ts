@@ -13,7 +13,7 @@ import { extendedStrategyResults } from "../extended-results.js";
 import { mean, rankingMetrics } from "../metrics.js";
 import { rankGroups, type RankingGroup } from "../ranking-loop.js";
 import { scoreRanks, sessionRanks } from "../protocols.js";
-import { libraryGate } from "../results.js";
+import { libraryGate } from "../result-records.js";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import {
   OFFICIAL_KS,

@@ -10,7 +10,7 @@ import {
   readPrevious,
   strategyRecordsOfRuns,
   writeAtomic,
-} from "../results.js";
+} from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 import { EXP8_OFFICIAL_PROTOCOL, EXP8_PERSODE_PROTOCOL, runExp8 } from "./exp8-longmemeval.js";
@@ -28,7 +28,7 @@ export const exp8: ExperimentRunnerModule = {
     const r = await runExp8(data, embedder, { seed: ctx.seed, samples: ctx.samples });
     const path = join(ctx.out, EXP8_FILE);
     const previous = mergeablePrevious(await readPrevious(path), data.sha256, ctx);
-    const runs = mergeRuns(previous, ctx.embedderName, { embedder: describeEmbedder(embedder), ...r.persode.block });
+    const runs = mergeRuns(previous, ctx.runKey, { embedder: describeEmbedder(embedder), ...r.persode.block });
     const files = [EXP8_FILE];
     for (const g of ["turn", "session"] as const) {
       const f = join(EXP8_RANKINGS_DIR, `official_flat-bm25_${g}.jsonl`);
@@ -83,7 +83,7 @@ export const exp8: ExperimentRunnerModule = {
           `recall_any@5 ${o.session.metrics.session!["recall_any@5"]} · recall_all@5 ${o.session.metrics.session!["recall_all@5"]} · ndcg_any@5 ${o.session.metrics.session!["ndcg_any@5"]}`,
         ],
         ...Object.entries(strategies).map(([k, v]): [string, string] => [
-          `${k} [${ctx.embedderName}]`,
+          `${k} [${ctx.runKey}]`,
           `evidence recall@5 ${v["evidence_recall@5"]} · session any@5 ${v["session_recall_any@5"]} · MRR ${v.mrr}`,
         ]),
       ],

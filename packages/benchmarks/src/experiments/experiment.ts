@@ -6,8 +6,8 @@ import type { EpisodicCorpus, LocomoDataset, LongMemEvalDataset, LongMemEvalProv
 export interface ExperimentContext {
   /** Output folder. */
   out: string;
-  /** The run key results are filed under: "hashing" or the model's name (`runKey`, e.g. "all-MiniLM-L6-v2"). */
-  embedderName: string;
+  /** The run key results are filed under: "hashing" or the model's name (e.g. "all-MiniLM-L6-v2"); `embedder().name` is the family. */
+  runKey: string;
   /** The embedder, built lazily on first use and shared by all experiments of a run. */
   embedder(): Promise<Embedder>;
   /** Seed and resample count of the harness's bootstrap CIs. */
@@ -42,7 +42,7 @@ export interface ExperimentReport {
  * One experiment of the evaluation as `pnpm bench` runs it: its runner module registered against a declared
  * `pnpm bench` target (`EXPERIMENT_DECLARATIONS` in @persode/results), with the id and title of that declaration.
  */
-export interface Experiment extends ExperimentRunnerModule {
+export interface RunnableExperiment extends ExperimentRunnerModule {
   id: ExperimentRunner;
   title: string;
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { RESULT_FILES, perRunFile, writeResultFile } from "@persode/results";
-import { describeEmbedder, meta, scenarioProvenance, strategyRecordsFor } from "../results.js";
+import { describeEmbedder, meta, scenarioProvenance, strategyRecordsFor } from "../result-records.js";
 import { loadScenario } from "../scenario.js";
 import { runExp1 } from "./exp1-forgetting.js";
 import { runExp2 } from "./exp2-scoring.js";
@@ -58,14 +58,14 @@ export const exp3: ExperimentRunnerModule = {
   async run(ctx) {
     const embedder = await ctx.embedder();
     const r = await runExp3(loadScenario(), embedder);
-    const file = perRunFile("exp3", ctx.embedderName);
+    const file = perRunFile("exp3", ctx.runKey);
     // A model's run records which weights produced it; the hashing file keeps the reference's shape.
     const identity = embedder.model ? { embedder: describeEmbedder(embedder) } : {};
     const strategies = strategyRecordsFor(Object.keys(r.conditions.vague));
     await writeResultFile(join(ctx.out, file), "exp3", {
       ...r,
       ...identity,
-      meta: meta(ctx.seed, [ctx.embedderName], ctx.target, loadScenario().sha256, {
+      meta: meta(ctx.seed, [ctx.runKey], ctx.target, loadScenario().sha256, {
         datasets: scenarioProvenance(loadScenario().sha256),
         strategies,
       }),

@@ -1,3 +1,4 @@
+/** The records every results file the runners write carries — meta (seed, package, data sha256, dataset provenance), embedder and strategy records, the gate — and the merging of earlier runs of other embedders into a file. */
 import { readFile } from "node:fs/promises";
 import { BUILTIN_STRATEGIES, GATE_FUSED_ALPHA, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder } from "@persode/core";
 import { findDataset } from "@persode/datasets";
@@ -80,13 +81,13 @@ export async function runsAfter<R extends object>(
   path: string,
   dataSha256: string,
   bootstrap: { seed: number; samples: number },
-  embedderName: string,
+  runKey: string,
   embedder: Pick<Embedder, "name" | "id" | "dim" | "model">,
   run: R,
 ): Promise<{ runs: Record<string, R & { embedder: EmbedderRecord }>; strategies: StrategyRecord[] }> {
   const previous = mergeablePrevious(await readPrevious(path), dataSha256, bootstrap);
   // The earlier runs come from a file of the same kind and data (mergeablePrevious), so they share the run's shape.
-  const runs = mergeRuns(previous, embedderName, { embedder: describeEmbedder(embedder), ...run }) as Record<
+  const runs = mergeRuns(previous, runKey, { embedder: describeEmbedder(embedder), ...run }) as Record<
     string,
     R & { embedder: EmbedderRecord }
   >;
