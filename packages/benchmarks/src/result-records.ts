@@ -1,4 +1,7 @@
-/** The records every results file the runners write carries — meta (seed, package, data sha256, dataset provenance), embedder and strategy records, the gate — and the merging of earlier runs of other embedders into a file. */
+/**
+ * The records every results file the runners write carries — meta (seed, package, data sha256, dataset
+ * provenance), embedder and strategy records, the gate — and the merging of earlier runs of other embedders.
+ */
 import { readFile } from "node:fs/promises";
 import { BUILTIN_STRATEGIES, GATE_FUSED_ALPHA, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder } from "@persode/core";
 import { findDataset } from "@persode/datasets";
