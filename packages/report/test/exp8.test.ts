@@ -35,5 +35,23 @@ describe("Exp. 8 in the report", () => {
     for (const c of LONGMEMEVAL_PUBLISHED_CLAIMS)
       expect(md).toContain(`| ${c.system} | ${c.kind} | ${c.granularity} | ${c.measure} | ${c.k} | ${c.value.toFixed(4)} |`);
     expect(md).toContain("The LongMemEval paper's own retrieval table is not listed");
+    // what the same system scores under each protocol of the ladder: every strategy, turn and session level, with CIs
+    const ladder = (doc as any).runs.hashing.protocols as {
+      family: string;
+      questions: number;
+      strategies: Record<string, Record<string, { values: Record<string, number>; ci95: Record<string, [number, number]> }>>;
+    };
+    expect(md).toContain(
+      `Exp. 8 — the same rankings under each protocol of the ladder (docs/spec.md §11; has_answer/original, ${ladder.questions} questions), hashing embedder`,
+    );
+    const bm25 = ladder.strategies.bm25![ladder.family]!;
+    const at = (id: string) => manifest.entries.find((e) => e.id === id)?.value;
+    expect(at("exp8.hashing.bm25.protocols.session.any@5")).toBe(Number(bm25.values["session.any@5"]!.toFixed(3)));
+    expect(at("exp8.hashing.bm25.protocols.turn.ndcg@10.ci95.lo")).toBe(Number(bm25.ci95["turn.ndcg@10"]![0].toFixed(2)));
+    const slugs = (doc as any).meta.strategies as { key: string; slug: string }[];
+    for (const s of Object.keys(ladder.strategies)) {
+      const v = ladder.strategies[s]![ladder.family]!.values["turn.recall@5"]!;
+      expect(at(`exp8.hashing.${slugs.find((r) => r.key === s)!.slug}.protocols.turn.recall@5`), s).toBe(Number(v.toFixed(3)));
+    }
   });
 });
