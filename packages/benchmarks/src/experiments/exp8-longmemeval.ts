@@ -211,6 +211,8 @@ export async function runPersodeProtocol(
   spec: BootstrapSpec,
 ): Promise<{
   block: Record<string, unknown>;
+  /** Per strategy, per measure of LADDER_MEASURES, the value of every included question (in data order). */
+  ladderColumns: Map<string, Float64Array[]>;
   questions: number;
   rankings: number;
   texts: number;
@@ -326,6 +328,7 @@ export async function runPersodeProtocol(
         strategies: Object.fromEntries(strats.map((s) => [s.key, { [EXP8_LADDER_FAMILY]: ladderScores.get(s.key)! }])),
       },
     },
+    ladderColumns: new Map(strats.map((s, si) => [s.key, ladder[si]!])),
     questions: n,
     rankings: n * strats.length,
     texts: new Set(texts).size,
