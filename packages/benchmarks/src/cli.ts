@@ -53,7 +53,7 @@ Options:
 
 exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
-locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
+locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]] [--embedder NAME]
               one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
 longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
               one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids; optional latency_ms)
@@ -86,7 +86,7 @@ const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "sample
 /** The options each non-experiment target reads. */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
-  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name"],
+  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name", "embedder"],
   "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples", "report", "name"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };
@@ -194,7 +194,10 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       if (report !== undefined && !hooks.renderReport)
         throw new UsageError("--report needs the report renderer: run it as pnpm bench locomo-eval …");
       const name = typeof values.name === "string" ? values.name : "outside system";
+      // The built-in strategies it is paired with rank with this embedder (checked before any work).
+      const embedder = embedderOption(values.embedder);
       return await runLocomoEval({
+        embedder,
         rankings,
         output,
         allowMissing: values["allow-missing"] === true,
