@@ -10,7 +10,6 @@ import type { EpisodicCorpus, LocomoDataset } from "@persode/datasets";
 import { DECLARED_MODELS } from "@persode/datasets/models";
 import type { ExperimentContext, ExperimentReport, RunnableExperiment } from "./experiments/experiment.js";
 import { EXPERIMENT_LIST, findExperimentInfo } from "./experiments/catalog.js";
-import type { Measure } from "./protocols.js";
 import {
   MAX_SAMPLES,
   MAX_SEED,
@@ -54,9 +53,9 @@ Options:
 
 exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
-locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
+locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]] [--embedder NAME]
               one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
-longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N]
+longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
               one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids; optional latency_ms)
 corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
 
@@ -87,8 +86,8 @@ const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "sample
 /** The options each non-experiment target reads. */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
-  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name"],
-  "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples"],
+  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name", "embedder"],
+  "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples", "report", "name"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };
 
@@ -183,7 +182,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
-    if (target === "longmemeval-eval") return await longmemevalEval(values, { seed, samples });
+    if (target === "longmemeval-eval") return await longmemevalEval(values, { seed, samples }, hooks);
     if (target === "locomo-eval") {
       const rankings = values.rankings as string | undefined;
       const output = values.output as string | undefined;
@@ -195,7 +194,10 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       if (report !== undefined && !hooks.renderReport)
         throw new UsageError("--report needs the report renderer: run it as pnpm bench locomo-eval …");
       const name = typeof values.name === "string" ? values.name : "outside system";
+      // The built-in strategies it is paired with rank with this embedder (checked before any work).
+      const embedder = embedderOption(values.embedder);
       return await runLocomoEval({
+        embedder,
         rankings,
         output,
         allowMissing: values["allow-missing"] === true,
@@ -425,86 +427,30 @@ async function epirecEval(values: Record<string, string | boolean | string[] | u
 async function longmemevalEval(
   values: Record<string, string | boolean | string[] | undefined>,
   spec: { seed: number; samples: number },
+  hooks: RunHooks,
 ): Promise<number> {
-  const rankingsPath = values.rankings as string | undefined;
-  const outputPath = values.output as string | undefined;
-  if (!rankingsPath || !outputPath) throw new UsageError("longmemeval-eval needs --rankings FILE and --output FILE");
-  if (await sameFile(rankingsPath, outputPath)) {
-    throw new UsageError(`--output ${outputPath} is the rankings file itself (${rankingsPath}); choose another --output FILE`);
+  const rankings = values.rankings as string | undefined;
+  const output = values.output as string | undefined;
+  if (!rankings || !output) throw new UsageError("longmemeval-eval needs --rankings FILE and --output FILE");
+  if (await sameFile(callerPath(rankings), callerPath(output))) {
+    throw new UsageError(`--output ${output} is the rankings file itself (${rankings}); choose another --output FILE`);
   }
-  const { loadLongMemEval } = await import("@persode/datasets");
-  const { LongMemEvalRankingsError, evaluateLongMemEvalRankings, parseLongMemEvalRankings } = await import("./longmemeval/eval.js");
-  const { formatResultJson } = await import("@persode/results");
-  const { writeAtomic } = await import("./result-records.js");
-  const { buildEmbedder } = await import("./embedder-setup.js");
-  const { PAIRED_MEASURES, pairedWithBuiltins } = await import("./locomo-eval.js");
-  const { DEFAULT_PERMUTATIONS } = await import("./stats/randomization.js");
-  const data = await loadLongMemEval(typeof values.data === "string" ? { data: values.data } : {});
-  let text: string;
-  try {
-    text = await readFile(rankingsPath, "utf8");
-  } catch (e) {
-    throw new Error(`cannot read rankings file ${rankingsPath}: ${(e as Error).message}`);
-  }
-  let report;
-  const sink: { columns?: Float64Array[]; measures?: Measure[] } = {};
-  try {
-    report = evaluateLongMemEvalRankings(
-      data,
-      parseLongMemEvalRankings(text, rankingsPath),
-      rankingsPath,
-      values["allow-missing"] === true,
-      spec,
-      sink,
-    );
-  } catch (e) {
-    if (e instanceof LongMemEvalRankingsError) throw new UsageError(e.message);
-    throw e;
-  }
-  // The built-in strategies on the same questions (hashing embedder, Exp. 8's stores), paired with the system.
-  const family = "has_answer/original";
-  let paired = {};
-  if (sink.columns && sink.columns[0]!.length > 0) {
-    const { builtinLadderColumns } = await import("./longmemeval/builtins.js");
-    const { embedder } = await buildEmbedder("hashing", embedderSettings("hashing", {}, process.env));
-    const builtins = await builtinLadderColumns(data, embedder, sink.measures!);
-    paired = pairedWithBuiltins(
-      new Map([[family, sink.columns]]),
-      new Map([[family, builtins]]),
-      { seed: spec.seed },
-      "longmemeval-eval/paired",
-      sink.measures!,
-    );
-  }
-  await writeAtomic(
-    resolve(outputPath),
-    formatResultJson({
-      benchmark: { name: "LongMemEval (Wu et al., ICLR 2025)", data_sha256: data.sha256, provenance: data.provenance },
-      protocol: {
-        metrics: "official (run_retrieval.py + eval_utils.py)",
-        protocols: "the ladder's measures under Persode's protocol of Exp. 8 (b), docs/spec.md §11",
-      },
-      bootstrap: { ...spec, unit: "question", method: "percentile" },
-      ...report,
-      paired: {
-        against: "every built-in strategy, hashing embedder, over Exp. 8's stores of the same questions",
-        test: {
-          randomization_samples: DEFAULT_PERMUTATIONS,
-          seed: spec.seed,
-          multiple_comparisons: "Holm across the strategies within each measure, alpha 0.05",
-          diff: "outside system minus strategy",
-          wins_ties_losses: "counted from the outside system's side",
-        },
-        measures: PAIRED_MEASURES.filter((m) => sink.measures?.some((x) => x.name === m.name)).map((m) => m.name),
-        families: paired,
-      },
-    }),
-  );
-  const m = report.metrics[report.granularity]!;
-  process.stdout.write(
-    `${report.questions} questions (${report.averaged_questions} averaged), ${report.granularity} ids: recall_any@5 ${m["recall_any@5"]}, recall_all@5 ${m["recall_all@5"]}, ndcg_any@5 ${m["ndcg_any@5"]}\nreport written to ${outputPath}\n`,
-  );
-  return 0;
+  const report = typeof values.report === "string" ? values.report : undefined;
+  if (report === undefined && values.name !== undefined)
+    throw new UsageError("--name NAME names the system of --report DIR: give --report DIR too");
+  if (report !== undefined && !hooks.renderReport)
+    throw new UsageError("--report needs the report renderer: run it as pnpm bench longmemeval-eval …");
+  const { runLongMemEvalEval } = await import("./longmemeval-eval-command.js");
+  return await runLongMemEvalEval({
+    rankings,
+    output,
+    ...(typeof values.data === "string" ? { data: values.data } : {}),
+    allowMissing: values["allow-missing"] === true,
+    ...spec,
+    ...(report !== undefined
+      ? { report: { dir: report, name: typeof values.name === "string" ? values.name : "outside system", render: hooks.renderReport! } }
+      : {}),
+  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -1,8 +1,8 @@
 /**
  * The `pnpm bench locomo-eval --rankings F --output F [--allow-missing] [--seed N] [--samples N]` command: reads
  * the pinned LoCoMo and its label audit, checks the rankings (any fault: exit 2, nothing written), scores them
- * under every protocol, ranks the same questions with every built-in strategy (hashing embedder, exactly as
- * Exp. 5) and writes the report with the paired comparison.
+ * under every protocol, ranks the same questions with every built-in strategy (`--embedder NAME`, default the
+ * hashing embedder, exactly as Exp. 5) and writes the report with the paired comparison.
  */
 import { readFile } from "node:fs/promises";
 import { LOCOMO, loadLocomo, loadLocomoAudit } from "@persode/datasets";
@@ -25,6 +25,8 @@ export async function runLocomoEval(o: {
   allowMissing: boolean;
   seed: number;
   samples: number;
+  /** The embedder the built-in strategies rank with (a name `pnpm bench --embedder` accepts; default hashing). */
+  embedder?: string;
   /** With `report`: the folder to write the system's ladder file into and render (figures, manifest, report.html). */
   report?: { dir: string; name: string; render(dir: string): Promise<void> };
 }): Promise<number> {
@@ -51,9 +53,10 @@ export async function runLocomoEval(o: {
     if (e instanceof RankingsInputError) throw new UsageError(e.message);
     throw e;
   }
-  // The built-in strategies rank the same questions (hashing embedder, Exp. 5's stores).
+  // The built-in strategies rank the same questions (the chosen embedder, Exp. 5's stores).
   const scorer = new LadderScorer(data, audit, new Set());
-  const { embedder } = await buildEmbedder("hashing", embedderSettings("hashing", {}, process.env));
+  const embedderName = o.embedder ?? "hashing";
+  const { embedder, key: runKey } = await buildEmbedder(embedderName, embedderSettings(embedderName, {}, process.env));
   await runExp5(data, embedder, { seed: o.seed, samples: 1 }, scorer.hooks);
   const builtins = scorer.complete();
   const paired = pairedWithBuiltins(scored.columns, builtins, { seed: o.seed }, "locomo-eval/paired");
@@ -73,7 +76,8 @@ export async function runLocomoEval(o: {
     bootstrap: { samples: o.samples, seed: o.seed, unit: "question", method: "percentile" },
     ...scored.report,
     paired: {
-      against: "every built-in strategy, hashing embedder, ranking the same questions as Exp. 5 does",
+      against: `every built-in strategy, ${runKey} embedder, ranking the same questions as Exp. 5 does`,
+      embedder: describeEmbedder(embedder),
       test: {
         randomization_samples: DEFAULT_PERMUTATIONS,
         seed: o.seed,
@@ -87,12 +91,12 @@ export async function runLocomoEval(o: {
   };
   await writeAtomic(callerPath(o.output), formatResultJson(doc));
   if (o.report) {
-    // The system's section "like ours": a ladder file with the built-in strategies (hashing run) and the system (its own run).
+    // The system's section "like ours": a ladder file with the built-in strategies (the embedder's run) and the system (its own run).
     const dir = callerPath(o.report.dir);
     const builtinRun = scorer.summary({ seed: o.seed, samples: o.samples }, "locomo-eval/builtins");
     const questions = Object.fromEntries([...families].map(([f, qs]) => [f, qs.length]));
     const runs = {
-      hashing: { embedder: describeEmbedder(embedder), ...builtinRun },
+      [runKey]: { embedder: describeEmbedder(embedder), ...builtinRun },
       outside: {
         embedder: { name: "outside", id: `rankings file ${o.rankings}`, dim: 0 },
         questions,

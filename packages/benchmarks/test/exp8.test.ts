@@ -61,6 +61,24 @@ describe("pnpm bench exp8 --data FILE", () => {
       "single-session-user",
       "temporal-reasoning",
     ]);
+    // the ladder's measures of the same rankings: where a measure is also one of Persode's metrics, the two agree
+    expect(run8.protocols.family).toBe("has_answer/original");
+    expect(run8.protocols.questions).toBe(21);
+    expect(Object.keys(run8.protocols.strategies)).toEqual(Object.keys(run8.strategies));
+    for (const [s, v] of Object.entries(run8.strategies as Record<string, Record<string, number>>)) {
+      const p = run8.protocols.strategies[s]["has_answer/original"];
+      expect(p.query_count, s).toBe(21);
+      expect(p.values["turn.recall@5"], s).toBe(v["evidence_recall@5"]);
+      expect(p.values["turn.recall@10"], s).toBe(v["evidence_recall@10"]);
+      expect(p.values["turn.any@5"], s).toBe(v["hit@5"]);
+      expect(p.values["turn.mrr"], s).toBe(v.mrr);
+      expect(p.values["session.any@5"], s).toBe(v["session_recall_any@5"]);
+      expect(p.values["session.recall@5"], s).toBe(v["session_recall@5"]);
+      for (const [m, [lo, hi]] of Object.entries(p.ci95 as Record<string, [number, number]>)) {
+        expect(lo, `${s} ${m}`).toBeLessThanOrEqual(p.values[m]);
+        expect(hi, `${s} ${m}`).toBeGreaterThanOrEqual(p.values[m]);
+      }
+    }
     const lines = (await readFile(join(a.out, "rankings/exp8/official_flat-bm25_turn.jsonl"), "utf8")).trim().split("\n");
     expect(lines).toHaveLength(24);
     const b = await run([]);

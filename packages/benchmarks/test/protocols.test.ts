@@ -183,6 +183,49 @@ describe("locomo-eval", async () => {
     expect(Object.keys(evalDoc.paired.families).sort()).toEqual(["all/audited", "all/original", "persode/audited", "persode/original"]);
   }, 300_000);
 
+  it("--embedder NAME picks the embedder the built-in strategies rank with: hashing is the default, named in the report", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "locomo-eval-"));
+    const rankings = join(FIXTURES, "locomo-rankings.jsonl");
+    const r = await runCliInProcess([
+      "locomo-eval",
+      "--rankings",
+      rankings,
+      "--output",
+      join(dir, "named.json"),
+      "--allow-missing",
+      "--samples",
+      "20",
+      "--embedder",
+      "hashing",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const named = readFileSync(join(dir, "named.json"), "utf8");
+    const doc = JSON.parse(named) as {
+      paired: { against: string; embedder: { name: string }; families: Record<string, Record<string, unknown>> };
+    };
+    expect(doc.paired.embedder.name).toBe("hashing");
+    expect(doc.paired.against).toMatch(/^every built-in strategy, hashing embedder/);
+    expect(Object.keys(doc.paired.families["persode/original"]!)).toEqual(extendedStrategies().map((s) => s.key));
+    await runLocomoEval({ rankings, output: join(dir, "default.json"), allowMissing: true, seed: 20260713, samples: 20 });
+    expect(readFileSync(join(dir, "default.json"), "utf8")).toBe(named);
+  }, 300_000);
+
+  it("refuses an unknown --embedder before any work (exit 2, nothing written)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "locomo-eval-"));
+    const r = await runCliInProcess([
+      "locomo-eval",
+      "--rankings",
+      join(FIXTURES, "locomo-rankings.jsonl"),
+      "--output",
+      join(dir, "out.json"),
+      "--embedder",
+      "no-such-model",
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown embedder "no-such-model"; known: hashing, /);
+    expect(existsSync(join(dir, "out.json"))).toBe(false);
+  });
+
   it("exits 2 and writes nothing on a refusal", async () => {
     const dir = mkdtempSync(join(tmpdir(), "locomo-eval-"));
     const rankings = join(dir, "r.jsonl");

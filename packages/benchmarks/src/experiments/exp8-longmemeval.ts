@@ -12,7 +12,8 @@ import { embedDistinct } from "../embed.js";
 import { extendedStrategyResults } from "../extended-results.js";
 import { mean, rankingMetrics } from "../metrics.js";
 import { rankGroups, type RankingGroup } from "../ranking-loop.js";
-import { scoreRanks, sessionRanks } from "../protocols.js";
+import { LADDER_MEASURES, relevantRanks, scoreQuestion, scoreRanks, sessionRanks } from "../protocols.js";
+import { familyScores } from "../locomo-protocols.js";
 import { libraryGate } from "../result-records.js";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import {
@@ -63,7 +64,13 @@ export const EXP8_PERSODE_PROTOCOL = {
     "evidence session in the top 5 sessions, session_recall@5 = fraction of evidence sessions there",
   alpha: 0.5,
   primary_k: 5,
+  protocols:
+    "runs.<embedder>.protocols: every strategy under every measure of the protocol ladder (docs/spec.md §11), turn and session level, " +
+    "on this question set (family has_answer/original), with bootstrap CIs",
 } as const;
+
+/** The ladder family of Exp. 8 (b): questions with a has_answer turn, abstention excluded; gold = the dataset's has_answer turns. */
+export const EXP8_LADDER_FAMILY = "has_answer/original";
 
 /** The official protocol's outputs for one granularity. */
 interface OfficialRun {
@@ -204,6 +211,8 @@ export async function runPersodeProtocol(
   spec: BootstrapSpec,
 ): Promise<{
   block: Record<string, unknown>;
+  /** Per strategy, per measure of LADDER_MEASURES, the value of every included question (in data order). */
+  ladderColumns: Map<string, Float64Array[]>;
   questions: number;
   rankings: number;
   texts: number;
@@ -235,6 +244,8 @@ export async function runPersodeProtocol(
   // One group at a time: building all stores up front would hold every haystack's memories at once.
   const progress = new Progress(`exp8 (${embedder.name}): ranking`, { total: n });
   const fired = new Uint8Array(n);
+  // The ladder's measures of every ranking (per strategy, per measure, per question), for the protocols block.
+  const ladder = strats.map(() => LADDER_MEASURES.map(() => new Float64Array(n)));
   const strategyMs = new Float64Array(strats.length);
   for (let qi = 0; qi < n; qi++) {
     const q = included[qi]!;
@@ -262,6 +273,11 @@ export async function runPersodeProtocol(
           v.mrr[qi] = m.rr;
           v["session_recall_any@5"][qi] = s.any;
           v["session_recall@5"][qi] = s.recall;
+          scoreQuestion(
+            LADDER_MEASURES,
+            { ranks: relevantRanks(order, st.evidence), nGold: nEvidence },
+            { ranks: sessionRanks(order, st.sessionOf, st.evidenceSessions), nGold: st.evidenceSessions.size },
+          ).forEach((x, mi) => (ladder[si]![mi]![qi] = x));
           t0 = performance.now();
         },
       },
@@ -292,6 +308,12 @@ export async function runPersodeProtocol(
     };
   }
   const paperKeys = new Set(strategies().map((s) => s.key));
+  const ladderScores = familyScores(
+    new Map(strats.map((s, si) => [s.key, ladder[si]!])),
+    LADDER_MEASURES,
+    spec,
+    `${label}/${EXP8_LADDER_FAMILY}`,
+  );
   return {
     block: {
       questions: n,
@@ -300,7 +322,13 @@ export async function runPersodeProtocol(
       paper_strategies: strats.filter((s) => paperKeys.has(s.key)).map((s) => s.key),
       strategies: all,
       by_question_type: byType,
+      protocols: {
+        family: EXP8_LADDER_FAMILY,
+        questions: n,
+        strategies: Object.fromEntries(strats.map((s) => [s.key, { [EXP8_LADDER_FAMILY]: ladderScores.get(s.key)! }])),
+      },
     },
+    ladderColumns: new Map(strats.map((s, si) => [s.key, ladder[si]!])),
     questions: n,
     rankings: n * strats.length,
     texts: new Set(texts).size,

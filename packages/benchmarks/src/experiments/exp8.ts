@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { LONGMEMEVAL_S } from "@persode/datasets";
-import { RESULT_FILES, writeResultFile, type DocumentTypes } from "@persode/results";
+import { LONGMEMEVAL_S, type LongMemEvalDataset, type LongMemEvalProvenance } from "@persode/datasets";
+import { RESULT_FILES, writeResultFile, type DocumentTypes, type StrategyRecord } from "@persode/results";
 import {
   describeEmbedder,
   meta,
@@ -20,6 +20,47 @@ export const EXP8_FILE = RESULT_FILES.exp8;
 /** Folder of Exp. 8's official-protocol rankings (one JSONL per granularity: question_id, ranked_ids). */
 export const EXP8_RANKINGS_DIR = "rankings/exp8";
 
+/** Exp. 8's results document: the official block, the runs (one per embedder, or an outside system's) and their strategy records. */
+export function exp8Document(
+  data: LongMemEvalDataset & { provenance: LongMemEvalProvenance },
+  official: Record<string, unknown>,
+  runs: Record<string, unknown>,
+  o: { seed: number; samples: number; target: string },
+  strategies: StrategyRecord[],
+): DocumentTypes["exp8"] {
+  const doc = {
+    benchmark: {
+      name: "LongMemEval (Wu et al., ICLR 2025)",
+      url: "https://github.com/xiaowu0162/LongMemEval",
+      license: LONGMEMEVAL_S.license,
+      data_sha256: data.sha256,
+      provenance: data.provenance,
+      quirks: data.quirks,
+      questions: data.questions.length,
+      distinct_turn_texts: data.distinctTexts,
+    },
+    protocol: { official: EXP8_OFFICIAL_PROTOCOL, persode: EXP8_PERSODE_PROTOCOL },
+    bootstrap: { samples: o.samples, seed: o.seed, unit: "question", method: "percentile" },
+    official,
+    runs,
+    meta: meta(o.seed, Object.keys(runs), o.target, data.sha256, {
+      datasets: data.provenance.pinned
+        ? registryProvenance(data.provenance.dataset, data.sha256)
+        : [
+            {
+              id: "file",
+              title: "a LongMemEval-format file (--data), not the official data",
+              file: data.provenance.file,
+              sha256: data.sha256,
+              source: "--data",
+            },
+          ],
+      strategies,
+    }),
+  };
+  return doc as unknown as DocumentTypes["exp8"];
+}
+
 export const exp8: ExperimentRunnerModule = {
   ...RUNNER_FACTS.exp8,
   async run(ctx) {
@@ -35,37 +76,14 @@ export const exp8: ExperimentRunnerModule = {
       await writeAtomic(join(ctx.out, f), r.official.rankings[g].map((x) => JSON.stringify(x)).join("\n") + "\n");
       files.push(f);
     }
-    const doc = {
-      benchmark: {
-        name: "LongMemEval (Wu et al., ICLR 2025)",
-        url: "https://github.com/xiaowu0162/LongMemEval",
-        license: LONGMEMEVAL_S.license,
-        data_sha256: data.sha256,
-        provenance: data.provenance,
-        quirks: data.quirks,
-        questions: data.questions.length,
-        distinct_turn_texts: data.distinctTexts,
-      },
-      protocol: { official: EXP8_OFFICIAL_PROTOCOL, persode: EXP8_PERSODE_PROTOCOL },
-      bootstrap: { samples: ctx.samples, seed: ctx.seed, unit: "question", method: "percentile" },
-      official: r.official.block,
+    const doc = exp8Document(
+      data,
+      r.official.block,
       runs,
-      meta: meta(ctx.seed, Object.keys(runs), ctx.target, data.sha256, {
-        datasets: data.provenance.pinned
-          ? registryProvenance(data.provenance.dataset, data.sha256)
-          : [
-              {
-                id: "file",
-                title: "a LongMemEval-format file (--data), not the official data",
-                file: data.provenance.file,
-                sha256: data.sha256,
-                source: "--data",
-              },
-            ],
-        strategies: strategyRecordsOfRuns(runs, previous),
-      }),
-    };
-    await writeResultFile(path, "exp8", doc as unknown as DocumentTypes["exp8"]);
+      { seed: ctx.seed, samples: ctx.samples, target: ctx.target },
+      strategyRecordsOfRuns(runs, previous),
+    );
+    await writeResultFile(path, "exp8", doc);
     const o = r.official.block["flat-bm25"] as {
       turn: { metrics: Record<string, Record<string, number>> };
       session: { metrics: Record<string, Record<string, number>> };

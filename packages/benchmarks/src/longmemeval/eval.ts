@@ -10,6 +10,7 @@ import { LADDER_MEASURES, relevantRanks, scoreQuestion, sessionRanks, type Measu
 import { familyScores, type FamilyScores } from "../locomo-protocols.js";
 import { latencySummary } from "../locomo-eval.js";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
+import { EXP8_LADDER_FAMILY } from "../experiments/exp8-longmemeval.js";
 import { officialAverages, officialCorpus, officialQuestionMetrics, type OfficialGranularity, type OfficialMetrics } from "./official.js";
 
 /** A rankings file that cannot be scored; the message names the file and the line. */
@@ -241,12 +242,9 @@ export function evaluateLongMemEvalRankings(
   const protocols: Record<string, FamilyScores> = {};
   if (sink) Object.assign(sink, { columns: cols, measures });
   if (included.length > 0)
-    protocols["has_answer/original"] = familyScores(
-      new Map([["system", cols]]),
-      measures,
-      spec,
-      "longmemeval-eval/has_answer/original",
-    ).get("system")!;
+    protocols[EXP8_LADDER_FAMILY] = familyScores(new Map([["system", cols]]), measures, spec, `longmemeval-eval/${EXP8_LADDER_FAMILY}`).get(
+      "system",
+    )!;
   const latencies = lines.flatMap((l) => (l.latencyMs === undefined ? [] : [l.latencyMs]));
   const r = (o: OfficialMetrics) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, pyRound(v, 6)]));
   return {

@@ -39,26 +39,32 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
       ];
   const questions = rec.num(doc, ["benchmark", "questions"], "exp8.benchmark.questions", 0);
   const blocks: Section["blocks"] = [{ kind: "paragraph", parts: [...data, " ", questions, " questions."] }];
-  // (a) The official protocol.
+  // (a) The official protocol: flat-bm25, then any outside system scored by `pnpm bench longmemeval-eval --report`.
   const rows: Cell[][] = [];
-  for (const [g, level, label] of [
-    ["turn", "turn", "turn"],
-    ["turn", "session", "session from turns"],
-    ["session", "session", "session"],
-  ] as const) {
-    const base = ["official", "flat-bm25", g, "metrics", level];
-    if (!hasPath(doc, base)) continue;
-    const cells: Cell[] = [[label]];
-    for (const k of OFFICIAL_KS)
-      for (const m of ["recall_any", "recall_all", "ndcg_any"])
-        cells.push([rec.num(doc, [...base, `${m}@${k}`], `exp8.official.${g}.${level}.${m}@${k}`, 4)]);
-    rows.push(cells);
+  for (const system of officialSystems(doc)) {
+    const bm25 = system === "flat-bm25";
+    for (const [g, level, label] of [
+      ["turn", "turn", "turn"],
+      ["turn", "session", "session from turns"],
+      ["session", "session", "session"],
+    ] as const) {
+      const base = ["official", system, g, "metrics", level];
+      if (!hasPath(doc, base)) continue;
+      const cells: Cell[] = [[system], [label]];
+      const prefix = bm25 ? "exp8.official" : `exp8.official.${strategySlugOf(doc, system)}`;
+      for (const k of OFFICIAL_KS)
+        for (const m of ["recall_any", "recall_all", "ndcg_any"])
+          cells.push([rec.num(doc, [...base, `${m}@${k}`], `${prefix}.${g}.${level}.${m}@${k}`, 4)]);
+      rows.push(cells);
+    }
   }
   blocks.push({
     kind: "table",
-    caption: "Exp. 8 (a) — flat-bm25 under LongMemEval's official protocol (its run_retrieval.py, reimplemented)",
-    header: ["granularity", ...OFFICIAL_KS.flatMap((k) => [`any@${k}`, `all@${k}`, `nDCG@${k}`])],
-    numeric: [false, ...OFFICIAL_KS.flatMap(() => [true, true, true])],
+    caption:
+      "Exp. 8 (a) — LongMemEval's official protocol (its run_retrieval.py, reimplemented): flat-bm25" +
+      (officialSystems(doc).length > 1 ? ", and the outside system's rankings" : ""),
+    header: ["system", "granularity", ...OFFICIAL_KS.flatMap((k) => [`any@${k}`, `all@${k}`, `nDCG@${k}`])],
+    numeric: [false, false, ...OFFICIAL_KS.flatMap(() => [true, true, true])],
     rows,
   });
   const t = ["official", "flat-bm25", "turn"];
@@ -108,6 +114,12 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
   // (b) Persode's protocol.
   for (const emb of embeddersOf(doc)) {
     const tol = toleranceOf(emb);
+    const ladder = ladderTable(doc, rec, emb);
+    // An outside system (longmemeval-eval --report) has only the ladder's measures.
+    if (!hasPath(doc, ["runs", emb, "strategies"])) {
+      if (ladder) blocks.push(ladder);
+      continue;
+    }
     const strategies = orderedStrategies(doc, getKeys(doc, ["runs", emb, "strategies"]));
     const id = (s: string, m: string) => `exp8.${emb}.${strategySlugOf(doc, s)}.${m}`;
     blocks.push({
@@ -157,6 +169,65 @@ export function exp8Section(doc: ResultDoc, rec: ManifestRecorder): Section {
         ...bootstrapSentence(doc, rec, "exp8"),
       ],
     });
+    if (ladder) blocks.push(ladder);
   }
   return { experiment: "exp8", title: "Exp. 8 — LongMemEval retrieval", blocks, notes: datasetNotes(doc) };
+}
+
+/** The systems of the official block: flat-bm25 first, then outside systems in file order. */
+function officialSystems(doc: ResultDoc): string[] {
+  const keys = getKeys(doc, ["official"]);
+  return [...keys.filter((k) => k === "flat-bm25"), ...keys.filter((k) => k !== "flat-bm25")];
+}
+
+/** The ladder's measures the Exp. 8 table shows, turn level then session level (the file holds every measure of docs/spec.md §11). */
+const EXP8_RUNGS = [
+  "turn.recall@5",
+  "turn.ndcg@10",
+  "turn.mrr",
+  "turn.any@5",
+  "session.recall@5",
+  "session.any@5",
+  "session.all@5",
+  "session.any@10",
+] as const;
+
+/**
+ * "What the same system scores under each protocol" on LongMemEval: every strategy of a run (or the outside system) under the ladder's
+ * measures, turn and session level, with 95 % bootstrap CIs; undefined when the run has no protocols block.
+ */
+function ladderTable(doc: ResultDoc, rec: ManifestRecorder, emb: string): Section["blocks"][number] | undefined {
+  const base = ["runs", emb, "protocols"];
+  if (!hasPath(doc, [...base, "strategies"])) return undefined;
+  const family = getString(doc, [...base, "family"]);
+  const strategies = orderedStrategies(doc, getKeys(doc, [...base, "strategies"]));
+  const rungs = EXP8_RUNGS.filter((m) => strategies.some((s) => hasPath(doc, [...base, "strategies", s, family, "values", m])));
+  const outside = getString(doc, ["runs", emb, "embedder", "name"]) === "outside";
+  const t = toleranceOf(emb);
+  return {
+    kind: "table",
+    caption:
+      `Exp. 8 — the same rankings under each protocol of the ladder (docs/spec.md §11; ${family}, ` +
+      `${getNumber(doc, [...base, "questions"])} questions), ${outside ? "outside system" : embedderCaption(doc, emb)}; ` +
+      "recall = evidence recall; brackets: 95 % bootstrap CIs",
+    header: ["strategy", ...rungs.map((m) => m.replace(".", " ").replace("ndcg", "nDCG").replace("mrr", "MRR"))],
+    numeric: [false, ...rungs.map(() => true)],
+    rows: strategies.map((s) => [
+      [s],
+      ...rungs.map((m): Cell => {
+        const p = [...base, "strategies", s, family];
+        if (!hasPath(doc, [...p, "values", m])) return ["—"];
+        // Value to 3 decimals, its CI to 2 (as the LoCoMo ladder; every CI to 4 decimals is in the file).
+        const i = `exp8.${emb}.${strategySlugOf(doc, s)}.protocols.${m}`;
+        return [
+          rec.num(doc, [...p, "values", m], i, 3, t),
+          " [",
+          rec.num(doc, [...p, "ci95", m, 0], `${i}.ci95.lo`, 2, t),
+          ", ",
+          rec.num(doc, [...p, "ci95", m, 1], `${i}.ci95.hi`, 2, t),
+          "]",
+        ];
+      }),
+    ]),
+  };
 }
