@@ -111,16 +111,18 @@ async function writeCorpusFiles(
     await writeAtomic(`${base}.jsonl`, o.jsonl);
     await writeAtomic(`${base}.official.json`, o.official);
   }
+  // The corpus as both files describe it.
+  const benchmark = {
+    name: corpus.name,
+    files: { episodes: basename(episodes), probes: basename(probes) },
+    probes: counts.probes,
+    personas: counts.personas,
+    episodes: counts.episodes,
+    reference_now: corpus.referenceNow,
+    data_sha256: corpus.sha256,
+  };
   await writeResultFile(path, "corpus", {
-    benchmark: {
-      name: corpus.name,
-      files: { episodes: basename(episodes), probes: basename(probes) },
-      probes: counts.probes,
-      personas: counts.personas,
-      episodes: counts.episodes,
-      reference_now: corpus.referenceNow,
-      data_sha256: corpus.sha256,
-    },
+    benchmark,
     protocol: {
       note: "the Exp. 6 (EpiRec) protocol: one store per persona, analyzer E, every registered strategy; authored labels never enter retrieval",
       ...EPISODIC_PROTOCOL,
@@ -135,15 +137,7 @@ async function writeCorpusFiles(
     out,
     file: extFile,
     paperFile: file,
-    benchmark: {
-      name: corpus.name,
-      files: { episodes: basename(episodes), probes: basename(probes) },
-      probes: counts.probes,
-      personas: counts.personas,
-      episodes: counts.episodes,
-      reference_now: corpus.referenceNow,
-      data_sha256: corpus.sha256,
-    },
+    benchmark,
     protocol: EPISODIC_PROTOCOL,
     unit: "probe",
     seed,
