@@ -161,3 +161,21 @@ describe("columns with exact sums (counts, hits, dyadic fractions) resampled by 
     }
   });
 });
+
+describe("percentile ranks by selection", () => {
+  it("equal the sorted resample statistics at the two ranks, ties and ±0 included, for many sizes", () => {
+    const r = seedrandom("select");
+    for (const samples of [1, 2, 3, 40, 41, 999, 2000]) {
+      for (const levels of [1, 2, 5, 1000]) {
+        const stats = Float64Array.from({ length: samples }, () =>
+          r() < 0.1 ? (r() < 0.5 ? -0 : 0) : Math.floor(r() * levels) - levels / 2,
+        );
+        const sorted = Float64Array.from(stats).sort();
+        const lo = Math.round((samples - 1) * 0.025);
+        const hi = Math.round((samples - 1) * 0.975);
+        const [a, b] = percentileInterval(stats);
+        expect(Object.is(a, sorted[lo]) && Object.is(b, sorted[hi]), `samples=${samples} levels=${levels}`).toBe(true);
+      }
+    }
+  });
+});
