@@ -78,11 +78,28 @@ function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet
     resampleSets.set(key, hit);
     return hit;
   }
-  const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
+  // seedrandom's xor4096 seeded as documented; its state is then stepped here, in local variables, with the
+  // generator's own recurrence (xor4096.js `next`), so each draw is the same int32 as prng.int32() without a call
+  const seeded = seedrandom.xor4096(`${spec.seed}/${label}`, { state: true }).state() as { i: number; w: number; X: number[] };
+  const X = Int32Array.from(seeded.X);
+  let xi = seeded.i;
+  let w = seeded.w;
   const indices = new Uint32Array(spec.samples * n);
   for (let b = 0, k = 0; b < spec.samples; b++) {
     if ((b & 255) === 0) checkInterrupt();
-    for (let i = 0; i < n; i++, k++) indices[k] = Math.floor(((prng.int32() >>> 0) * n) / TWO_POW_32);
+    for (let i = 0; i < n; i++, k++) {
+      w = (w + 0x61c88647) | 0;
+      let v = X[(xi + 34) & 127]!;
+      xi = (xi + 1) & 127;
+      let t = X[xi]!;
+      v ^= v << 13;
+      t ^= t << 17;
+      v ^= v >>> 15;
+      t ^= t >>> 12;
+      v = X[xi] = v ^ t;
+      const r = (v + (w ^ (w >>> 16))) | 0;
+      indices[k] = Math.floor(((r >>> 0) * n) / TWO_POW_32);
+    }
   }
   const set: ResampleSet = { indices, means: new Map() };
   resampleSets.set(key, set);
