@@ -114,6 +114,7 @@ export async function rankLocomoWithEstimators(
         },
       },
       progress,
+      { top: 5 }, // recall@5 reads the top 5 only
     );
     const prev = recall5.get(BASELINE);
     if (!prev) recall5.set(BASELINE, base);

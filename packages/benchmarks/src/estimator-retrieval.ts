@@ -89,6 +89,7 @@ export async function rankWithEstimators(
         },
       },
       progress,
+      { top: k }, // recall@k reads the top k only
     );
     const prev = hits.get(BASELINE);
     if (!prev) hits.set(BASELINE, base);

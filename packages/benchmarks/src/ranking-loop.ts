@@ -49,6 +49,16 @@ export interface RankingVisitor {
   ranking(qi: number, si: number, order: Int32Array, group: number, nearTies?: Int32Array): void;
 }
 
+/** How rankGroups ranks. */
+export interface RankOptions {
+  /**
+   * Hand the visitor only the first `top` of each order, for a caller that reads no deeper (Exp. 7's recall@5 and
+   * recall@3): every strategy must rank by its fused score (`fusion()`, as similarity-only, fused and gated do), and
+   * the order is the first `top` of ctx.fusedOrder(fusion) exactly (RankingContext.fusedTop), without a full sort.
+   */
+  top?: number;
+}
+
 /**
  * Rank every query of every group with every strategy (in the given order) and hand each order to
  * `visitor`; ticks `progress` once per query. Returns, per query, 1 when the gate fires on its E.
@@ -59,8 +69,16 @@ export function rankGroups(
   strats: readonly RetrievalStrategy[],
   visitor: RankingVisitor,
   progress?: Progress,
+  options: RankOptions = {},
 ): Uint8Array {
-  return inPhase("rank", () => rankAll(groups, embedder, strats, visitor, progress));
+  const { top } = options;
+  if (top !== undefined) {
+    if (!Number.isInteger(top) || top < 1) throw new RangeError(`rankGroups: top must be a positive integer, got ${top}`);
+    const plain = strats.find((s) => !s.fusion);
+    if (plain)
+      throw new Error(`rankGroups: strategy "${plain.key}" does not rank by a fused score (no fusion()), so it has no top-${top} shortcut`);
+  }
+  return inPhase("rank", () => rankAll(groups, embedder, strats, visitor, progress, top));
 }
 
 function rankAll(
@@ -68,7 +86,8 @@ function rankAll(
   embedder: Embedder,
   strats: readonly RetrievalStrategy[],
   visitor: RankingVisitor,
-  progress?: Progress,
+  progress: Progress | undefined,
+  top: number | undefined,
 ): Uint8Array {
   let total = 0;
   for (const g of groups) total += g.queries.length;
@@ -88,12 +107,15 @@ function rankAll(
       for (let si = 0; si < strats.length; si++) {
         const s = strats[si]!;
         let order = staticOrders[si];
-        if (!order) {
+        if (top !== undefined) {
+          const f = s.fusion!(ctx);
+          order = ctx.fusedTop(f.alpha, f.useQueryRelevance, top);
+        } else if (!order) {
           order = rankChecked(s, ctx);
           if (s.queryIndependent) staticOrders[si] = order;
         }
         const o = order;
-        inPhase("metrics", () => visitor.ranking(qi, si, o, gi, ctx.nearTies(o)));
+        inPhase("metrics", () => visitor.ranking(qi, si, o, gi, top === undefined ? ctx.nearTies(o) : undefined));
       }
       qi++;
       progress?.tick();

@@ -124,3 +124,58 @@ describe("pairedInterval", () => {
     expect(() => pairedInterval(new Float64Array(3), new Float64Array(2))).toThrow(/3 vs 2 resamples/);
   });
 });
+
+describe("columns with exact sums (counts, hits, dyadic fractions) resampled by draw counts", () => {
+  /** Every resample mean as the documented algorithm computes it: the drawn values summed left to right. */
+  function referenceMeans(values: number[], samples: number, seed: number, label: string): Float64Array {
+    const prng = seedrandom.xor4096(`${seed}/${label}`);
+    const n = values.length;
+    const out = new Float64Array(samples);
+    for (let b = 0; b < samples; b++) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += values[Math.floor(((prng.int32() >>> 0) * n) / 2 ** 32)]!;
+      out[b] = sum / n;
+    }
+    return out;
+  }
+  const same = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+
+  it("gives the same bits as the left-to-right sums, beside columns that are summed", () => {
+    const n = 173;
+    const r = seedrandom("exact-columns");
+    const columns: Record<string, number[]> = {
+      hits: Array.from({ length: n }, () => (r() < 0.2 ? 1 : 0)),
+      counts: Array.from({ length: n }, () => Math.floor(r() * 7) - 3),
+      quarters: Array.from({ length: n }, () => (r() < 0.5 ? 0 : Math.floor(r() * 5) / 4)),
+      negZero: Array.from({ length: n }, () => (r() < 0.5 ? -0 : 0)),
+      thirds: Array.from({ length: n }, () => Math.floor(r() * 4) / 3), // not dyadic: summed left to right
+      reals: Array.from({ length: n }, () => r()),
+      huge: Array.from({ length: n }, () => (r() < 0.5 ? 2 ** 50 : 1)), // n·max above 2^52: summed
+      mostlyOnes: Array.from({ length: n }, () => (r() < 0.9 ? 1 : r() < 0.5 ? 0 : 0.5)), // base 1, offsets −1 and −½
+      mostlyTwos: Array.from({ length: n }, () => (r() < 0.7 ? -2 : 3)),
+    };
+    const s: BootstrapSpec = { samples: 400, seed: 11 };
+    const table = resampleTable(columns, s, "exact");
+    for (const [name, values] of Object.entries(columns)) {
+      expect(same(table[name]!, referenceMeans(values, s.samples, s.seed, "exact")), name).toBe(true);
+    }
+  });
+});
+
+describe("percentile ranks by selection", () => {
+  it("equal the sorted resample statistics at the two ranks, ties and ±0 included, for many sizes", () => {
+    const r = seedrandom("select");
+    for (const samples of [1, 2, 3, 40, 41, 999, 2000]) {
+      for (const levels of [1, 2, 5, 1000]) {
+        const stats = Float64Array.from({ length: samples }, () =>
+          r() < 0.1 ? (r() < 0.5 ? -0 : 0) : Math.floor(r() * levels) - levels / 2,
+        );
+        const sorted = Float64Array.from(stats).sort();
+        const lo = Math.round((samples - 1) * 0.025);
+        const hi = Math.round((samples - 1) * 0.975);
+        const [a, b] = percentileInterval(stats);
+        expect(Object.is(a, sorted[lo]) && Object.is(b, sorted[hi]), `samples=${samples} levels=${levels}`).toBe(true);
+      }
+    }
+  });
+});

@@ -63,6 +63,7 @@ export {
   NEAR_TIE_EPSILON,
   RankingContext,
   descendingOrder,
+  topOrder,
   nearTiePositions,
   type StoreColumns,
   type RankingQuery,

@@ -197,6 +197,23 @@ export class RankingContext {
   }
 
   /**
+   * The first k of fusedOrder(alpha, useQueryRelevance), the same indices in the same order (topOrder over the
+   * same fused scores), for callers that read only the top k; memoised like fusedOrder, and taken from the
+   * full order when that was already computed.
+   */
+  fusedTop(alpha: number, useQueryRelevance: boolean, k: number): Int32Array {
+    const full = this.orderCache.get(`${alpha}|${useQueryRelevance}`);
+    if (full) return full.subarray(0, Math.min(k, full.length));
+    const key = `top${k}|${alpha}|${useQueryRelevance}`;
+    let o = this.orderCache.get(key);
+    if (!o) {
+      o = topOrder(this.fused(alpha, useQueryRelevance), k);
+      this.orderCache.set(key, o);
+    }
+    return o;
+  }
+
+  /**
    * Indices by score, stable descending (descendingOrder). When the scores depend on model vectors
    * (`modelDerived`, the default) and the store's tieEpsilon is above 0, the positions of near-ties are
    * recorded for nearTies(): the rankings files carry them so the results checker can tell a CPU's
@@ -305,6 +322,38 @@ export function nearTiePositions(order: Int32Array, scores: ArrayLike<number>, e
     if (gap > 0 && gap <= eps) at.push(p);
   }
   return Int32Array.from(at);
+}
+
+/**
+ * The first min(k, n) indices of descendingOrder(scores), in its order (ties by ascending index), by one pass
+ * keeping the best k so far: O(n) for the small k a metric reads, instead of a full sort. NaN is an error, as there.
+ */
+export function topOrder(scores: ArrayLike<number>, k: number): Int32Array {
+  const n = scores.length;
+  const m = Math.max(0, Math.min(Math.floor(k), n));
+  const top = new Int32Array(m);
+  const val = new Float64Array(m);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const s = scores[i]!;
+    if (s !== s)
+      throw new RangeError(
+        `topOrder: score ${i} of ${n} is NaN; every score must be a number to be ranked (check the computation that produced it)`,
+      );
+    let j: number;
+    if (size < m) j = size++;
+    else if (m > 0 && s > val[m - 1]!) j = m - 1;
+    else continue;
+    // an equal score stays ahead: it has the lower index
+    while (j > 0 && val[j - 1]! < s) {
+      val[j] = val[j - 1]!;
+      top[j] = top[j - 1]!;
+      j--;
+    }
+    val[j] = s;
+    top[j] = i;
+  }
+  return top;
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   BUILTIN_STRATEGIES,
   DAY_MS,
   descendingOrder,
+  topOrder,
   permutationProblem,
   rankChecked,
   StrategyRankingError,
@@ -252,6 +253,28 @@ describe("descendingOrder", () => {
 
   it("treats −0 and +0 as a tie and handles infinities", () => {
     expect(Array.from(descendingOrder([0, -0, 0, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]))).toEqual([4, 0, 1, 2, 3]);
+  });
+});
+
+describe("topOrder", () => {
+  it("is the first k of descendingOrder on random data with many ties, ±0 and infinities, for every k", () => {
+    const rand = prng(7);
+    const special = [0, -0, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    for (const n of [0, 1, 2, 5, 6, 17, 100, 603]) {
+      for (const distinct of [1, 2, 5, 40, 1_000_000]) {
+        const s = Float64Array.from({ length: n }, () =>
+          rand() < 0.1 ? special[randInt(rand, 0, 3)]! : randInt(rand, 0, distinct - 1) / 7 - 0.3,
+        );
+        const full = Array.from(descendingOrder(s));
+        for (const k of [0, 1, 3, 5, 10, n, n + 4]) {
+          expect(Array.from(topOrder(s, k)), `n=${n} distinct=${distinct} k=${k}`).toEqual(full.slice(0, k));
+        }
+      }
+    }
+  });
+
+  it("refuses a NaN score anywhere, even past the top k", () => {
+    expect(() => topOrder([0.9, 0.8, 0.1, NaN], 2)).toThrow(/topOrder: score 3 of 4 is NaN/);
   });
 });
 

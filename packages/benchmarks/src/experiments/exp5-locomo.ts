@@ -183,8 +183,12 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
     h10: new Float64Array(n),
     mrr: new Float64Array(n),
   }));
-  const writers = strats.map(() => new RankingsWriter()); // every strategy's rankings, the extended set's too
   const stores = data.conversations.map((conv) => conversationStore(conv, (text) => analyzer.analyzeSync(text), vectors.document));
+  const idBytes = stores.map((st) => RankingsWriter.encodeIds(st.diaIds));
+  // every strategy's rankings, the extended set's too; sized for the whole file (each line: its prefix, every id with ", ")
+  const arrayBytes = idBytes.map((e) => e.length.reduce((a, b) => a + b, 2));
+  const fileBytes = questions.reduce((a, q) => a + arrayBytes[q.conversation]! + 160 + 16 * q.gold.length, 0);
+  const writers = strats.map(() => new RankingsWriter(fileBytes));
   // Each store is asked its included questions, then any extra ones (hooks), which are not scored.
   const asked: LocomoQuestion[] = [];
   const mainOf: number[] = [];
@@ -200,7 +204,6 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       vectors.query,
     ),
   }));
-  const idBytes = stores.map((st) => RankingsWriter.encodeIds(st.diaIds));
   let rankedMemories = 0;
   let relevant: Uint8Array = new Uint8Array(0);
   let prefix = "";

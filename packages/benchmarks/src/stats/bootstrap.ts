@@ -78,11 +78,28 @@ function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet
     resampleSets.set(key, hit);
     return hit;
   }
-  const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
+  // seedrandom's xor4096 seeded as documented; its state is then stepped here, in local variables, with the
+  // generator's own recurrence (xor4096.js `next`), so each draw is the same int32 as prng.int32() without a call
+  const seeded = seedrandom.xor4096(`${spec.seed}/${label}`, { state: true }).state() as { i: number; w: number; X: number[] };
+  const X = Int32Array.from(seeded.X);
+  let xi = seeded.i;
+  let w = seeded.w;
   const indices = new Uint32Array(spec.samples * n);
   for (let b = 0, k = 0; b < spec.samples; b++) {
     if ((b & 255) === 0) checkInterrupt();
-    for (let i = 0; i < n; i++, k++) indices[k] = Math.floor(((prng.int32() >>> 0) * n) / TWO_POW_32);
+    for (let i = 0; i < n; i++, k++) {
+      w = (w + 0x61c88647) | 0;
+      let v = X[(xi + 34) & 127]!;
+      xi = (xi + 1) & 127;
+      let t = X[xi]!;
+      v ^= v << 13;
+      t ^= t << 17;
+      v ^= v >>> 15;
+      t ^= t >>> 12;
+      v = X[xi] = v ^ t;
+      const r = (v + (w ^ (w >>> 16))) | 0;
+      indices[k] = Math.floor(((r >>> 0) * n) / TWO_POW_32);
+    }
   }
   const set: ResampleSet = { indices, means: new Map() };
   resampleSets.set(key, set);
@@ -116,40 +133,134 @@ function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, lab
   // Columns not resampled before under this label (first of each distinct content), computed LANES at a time.
   const todo: number[] = [];
   const firstOf = new Map<number, number>();
+  const hashes = cols.map(contentHash);
   cols.forEach((col, c) => {
-    const h = contentHash(col);
+    const h = hashes[c]!;
     const found = set.means.get(h)?.find((e) => sameValues(e.values, col));
     if (found) {
       out[c] = found.means;
       return;
     }
-    const twin = todo.find((t) => contentHash(cols[t]!) === h && sameValues(cols[t]!, col));
+    const twin = todo.find((t) => hashes[t] === h && sameValues(cols[t]!, col));
     if (twin !== undefined) firstOf.set(c, twin);
     else todo.push(c);
   });
+  const keep = (c: number, means: Float64Array) => {
+    const h = hashes[c]!;
+    let seen = set.means.get(h);
+    if (!seen) set.means.set(h, (seen = []));
+    seen.push({ values: cols[c]!, means });
+    out[c] = means;
+  };
+  // Columns whose every sum is exact (counts, hits, dyadic fractions): one multiplicity count per resample serves them all.
+  const exact = todo.filter((c) => exactScale(cols[c]!) !== undefined);
+  const summed = todo.filter((c) => exactScale(cols[c]!) === undefined);
+  if (exact.length > 0) {
+    const means = resampleByCounts(
+      exact.map((c) => cols[c]!),
+      n,
+      set.indices,
+      spec.samples,
+    );
+    exact.forEach((c, j) => keep(c, means[j]!));
+  }
   // Silent unless the resampling runs for seconds (a large --samples): then a line with the time left.
-  const progress = new Progress(`bootstrap ${label}`, { total: todo.length });
-  for (let g = 0; g < todo.length; g += LANES) {
+  const progress = new Progress(`bootstrap ${label}`, { total: summed.length });
+  for (let g = 0; g < summed.length; g += LANES) {
     progress.update(g);
-    const group = todo.slice(g, g + LANES);
+    const group = summed.slice(g, g + LANES);
     const means = resampleLanes(
       group.map((c) => cols[c]!),
       n,
       set.indices,
       spec.samples,
     );
-    group.forEach((c, j) => {
-      const h = contentHash(cols[c]!);
-      let seen = set.means.get(h);
-      if (!seen) set.means.set(h, (seen = []));
-      seen.push({ values: cols[c]!, means: means[j]! });
-      out[c] = means[j]!;
-    });
+    group.forEach((c, j) => keep(c, means[j]!));
   }
   for (const [c, t] of firstOf) out[c] = out[t];
-  progress.update(todo.length);
+  progress.update(summed.length);
   progress.finish();
   return out.map((m) => m!.slice());
+}
+
+/**
+ * The power of two 2^K that makes every value of `col` an integer with n·max|v|·2^K ≤ 2^52, if there is one
+ * (0/1 hits, counts, halves and quarters…), else undefined. For such a column every partial sum of any n of its
+ * values (and of their offsets from any one of them) is a multiple of 2^−K below 2^53·2^−K, so float addition is exact in every order: the left-to-right sum
+ * over the draws equals Σ_i (times i was drawn)·v_i, bit for bit.
+ */
+function exactScale(col: Float64Array): number | undefined {
+  let maxAbs = 0;
+  let scale = 1;
+  for (let i = 0; i < col.length; i++) {
+    const v = col[i]!;
+    if (v === 0) continue;
+    maxAbs = Math.max(maxAbs, Math.abs(v));
+    while (!Number.isInteger(v * scale)) {
+      scale *= 2;
+      if (scale > 2 ** 60) return undefined;
+    }
+  }
+  return maxAbs * col.length * scale <= 2 ** 52 ? scale : undefined;
+}
+
+/**
+ * Resample means of columns whose sums are exact in every order (exactScale): per resample, how often each item
+ * was drawn, then per column the sum of count × value over its non-zero items only — the same bits as the
+ * left-to-right sum of resampleLanes, for a fraction of the work when most values are 0.
+ */
+function resampleByCounts(cols: Float64Array[], n: number, indices: Uint32Array, samples: number): Float64Array[] {
+  // Σ_i count_i·v_i = base·n + Σ_{v_i ≠ base} count_i·(v_i − base), every term an exact multiple of 2^−K; base is
+  // the column's most frequent value, so only the items that differ from it are visited (e.g. the misses of a hit@10).
+  const parts = cols.map((col) => {
+    const freq = new Map<number, number>();
+    for (let i = 0; i < n; i++) freq.set(col[i]! + 0, (freq.get(col[i]! + 0) ?? 0) + 1);
+    let base = 0;
+    let best = -1;
+    for (const [v, f] of freq) if (f > best || (f === best && v === 0)) [base, best] = [v, f];
+    const at: number[] = [];
+    for (let i = 0; i < n; i++) if (col[i] !== base) at.push(i);
+    // offsets of exactly 1 (a 0/1 column) need no multiply
+    const ones = at.every((i) => col[i]! - base === 1);
+    return { base, ones, at: Int32Array.from(at), delta: Float64Array.from(at, (i) => col[i]! - base) };
+  });
+  const out = cols.map(() => new Float64Array(samples));
+  const count = new Float64Array(n);
+  for (let b = 0, k = 0; b < samples; b++) {
+    if ((b & 255) === 0) checkInterrupt();
+    count.fill(0);
+    for (let i = 0; i < n; i++, k++) count[indices[k]!]!++;
+    for (let c = 0; c < cols.length; c++) {
+      const { base, ones, at, delta } = parts[c]!;
+      const m = at.length;
+      // independent partial sums (exact in any order), so the additions do not wait on each other
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let j = 0;
+      if (ones) {
+        for (; j + 3 < m; j += 4) {
+          s0 += count[at[j]!]!;
+          s1 += count[at[j + 1]!]!;
+          s2 += count[at[j + 2]!]!;
+          s3 += count[at[j + 3]!]!;
+        }
+        for (; j < m; j++) s0 += count[at[j]!]!;
+      } else {
+        for (; j + 3 < m; j += 4) {
+          s0 += count[at[j]!]! * delta[j]!;
+          s1 += count[at[j + 1]!]! * delta[j + 1]!;
+          s2 += count[at[j + 2]!]! * delta[j + 2]!;
+          s3 += count[at[j + 3]!]! * delta[j + 3]!;
+        }
+        for (; j < m; j++) s0 += count[at[j]!]! * delta[j]!;
+      }
+      // exact: base·n and the offsets' sum are multiples of 2^−K whose magnitudes stay below 2^53·2^−K
+      out[c]![b] = (base * n + (s0 + s1 + (s2 + s3))) / n;
+    }
+  }
+  return out;
 }
 
 /** Columns resampled together: independent running sums, so the additions of one column do not wait on each other's latency. */
@@ -223,7 +334,7 @@ export function resampleTable(
   return Object.fromEntries(names.map((name, c) => [name, means[c]!]));
 }
 
-/** 95 % percentile interval of resample statistics (sorts a copy). */
+/** 95 % percentile interval of resample statistics (selects in a copy). */
 export function percentileInterval(stats: Float64Array): [number, number] {
   return percentileCI(Float64Array.from(stats), stats.length);
 }
@@ -236,8 +347,48 @@ export function pairedInterval(a: Float64Array, b: Float64Array): [number, numbe
   return percentileCI(d, d.length);
 }
 
+/** The values a full numeric sort of `stats` (Float64Array#sort: −0 before +0) puts at the two percentile ranks, by selection. */
 function percentileCI(stats: Float64Array, samples: number): [number, number] {
   const [lo, hi] = percentileRanks(samples);
-  stats.sort();
+  selectRank(stats, 0, stats.length - 1, hi);
+  // everything before hi is now not greater than stats[hi]
+  if (lo < hi) selectRank(stats, 0, hi - 1, lo);
   return [stats[lo]!, stats[hi]!];
+}
+
+/** Float64Array#sort's order: numeric, −0 before +0 (no NaN reaches here: resample means of finite values). */
+const below = (x: number, y: number): boolean => x < y || (x === 0 && y === 0 && 1 / x < 0 && 1 / y > 0);
+
+/**
+ * Rearrange a[lo..hi] so that a[k] holds the value a full sort would put there, everything before it not greater
+ * and everything after it not less (Hoare's selection, median-of-three pivots).
+ */
+function selectRank(a: Float64Array, lo: number, hi: number, k: number): void {
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    if (below(a[mid]!, a[lo]!)) swap(a, mid, lo);
+    if (below(a[hi]!, a[lo]!)) swap(a, hi, lo);
+    if (below(a[hi]!, a[mid]!)) swap(a, hi, mid);
+    const pivot = a[mid]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (below(a[i]!, pivot)) i++;
+      while (below(pivot, a[j]!)) j--;
+      if (i <= j) {
+        swap(a, i, j);
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i]!;
+  a[i] = a[j]!;
+  a[j] = t;
 }

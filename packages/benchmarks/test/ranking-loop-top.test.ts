@@ -1,0 +1,53 @@
+// rankGroups' { top } option: the first k of every strategy's full order, for the strategies that rank by
+// their fused score; refused for any other strategy.
+import { HashingEmbedder, bm25, fused, gated, similarityOnly } from "@persode/core";
+import seedrandom from "seedrandom";
+import { describe, expect, it } from "vitest";
+import { rankGroups, type RankingGroup } from "../src/ranking-loop.js";
+
+const words = ["rain", "coffee", "sister", "exam", "beach", "train", "angry", "happy", "late", "dog", "lost", "keys"];
+
+function group(seed: string, memories: number, queries: number): RankingGroup {
+  const r = seedrandom(seed);
+  const embedder = new HashingEmbedder();
+  // few words per text, so many memories tie (often at similarity 0) and ties must come out by index
+  const text = () => Array.from({ length: 1 + Math.floor(r() * 3) }, () => words[Math.floor(r() * words.length)]).join(" ");
+  const texts = Array.from({ length: memories }, text);
+  const qs = Array.from({ length: queries }, text);
+  return {
+    memories: texts.map((t, i) => ({
+      text: t,
+      emotionalIntensity: Math.floor(r() * 4) / 4, // ties in salience too
+      contextualRelevance: 0.5,
+      createdAt: 1_700_000_000_000 + Math.floor(r() * 5) * 86_400_000 + i,
+    })),
+    vectors: texts.map((t) => embedder.embedSync(t)),
+    nowMs: 1_700_000_000_000 + 10 * 86_400_000,
+    queries: qs.map((q, i) => ({ text: q, vector: embedder.embedSync(q), intensity: i % 2 === 0 ? 0.9 : 0.1 })),
+  };
+}
+
+describe("rankGroups { top }", () => {
+  it("hands over exactly the first k of each full order (similarity-only, fused, gated), ties included", () => {
+    const groups = [group("a", 60, 12), group("b", 7, 5)];
+    const strats = [similarityOnly, fused, gated];
+    const embedder = new HashingEmbedder();
+    for (const k of [1, 5, 10]) {
+      const full: number[][] = [];
+      const top: number[][] = [];
+      rankGroups(groups, embedder, strats, { ranking: (_q, _s, order) => void full.push(Array.from(order)) });
+      rankGroups(groups, embedder, strats, { ranking: (_q, _s, order) => void top.push(Array.from(order)) }, undefined, { top: k });
+      expect(top.length).toBe(full.length);
+      top.forEach((t, i) => expect(t, `ranking ${i}, k = ${k}`).toEqual(full[i]!.slice(0, k)));
+    }
+  });
+
+  it("refuses a strategy that does not rank by a fused score, and a k that is not a positive integer", () => {
+    const groups = [group("c", 5, 1)];
+    const embedder = new HashingEmbedder();
+    expect(() => rankGroups(groups, embedder, [similarityOnly, bm25], { ranking: () => {} }, undefined, { top: 5 })).toThrow(
+      /strategy "bm25" does not rank by a fused score/,
+    );
+    expect(() => rankGroups(groups, embedder, [similarityOnly], { ranking: () => {} }, undefined, { top: 0 })).toThrow(/positive integer/);
+  });
+});
