@@ -17,6 +17,7 @@ import { Progress } from "@persode/util";
 import { checkInterrupt } from "../interrupt.js";
 import { percentileRanks } from "./python-bootstrap.js";
 import { inPhase } from "../phases.js";
+import { selectRank } from "./select.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
 export interface BootstrapSpec {
@@ -350,45 +351,11 @@ export function pairedInterval(a: Float64Array, b: Float64Array): [number, numbe
 /** The values a full numeric sort of `stats` (Float64Array#sort: −0 before +0) puts at the two percentile ranks, by selection. */
 function percentileCI(stats: Float64Array, samples: number): [number, number] {
   const [lo, hi] = percentileRanks(samples);
-  selectRank(stats, 0, stats.length - 1, hi);
+  selectRank(stats, 0, stats.length - 1, hi, below);
   // everything before hi is now not greater than stats[hi]
-  if (lo < hi) selectRank(stats, 0, hi - 1, lo);
+  if (lo < hi) selectRank(stats, 0, hi - 1, lo, below);
   return [stats[lo]!, stats[hi]!];
 }
 
 /** Float64Array#sort's order: numeric, −0 before +0 (no NaN reaches here: resample means of finite values). */
 const below = (x: number, y: number): boolean => x < y || (x === 0 && y === 0 && 1 / x < 0 && 1 / y > 0);
-
-/**
- * Rearrange a[lo..hi] so that a[k] holds the value a full sort would put there, everything before it not greater
- * and everything after it not less (Hoare's selection, median-of-three pivots).
- */
-function selectRank(a: Float64Array, lo: number, hi: number, k: number): void {
-  while (hi > lo) {
-    const mid = (lo + hi) >>> 1;
-    if (below(a[mid]!, a[lo]!)) swap(a, mid, lo);
-    if (below(a[hi]!, a[lo]!)) swap(a, hi, lo);
-    if (below(a[hi]!, a[mid]!)) swap(a, hi, mid);
-    const pivot = a[mid]!;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (below(a[i]!, pivot)) i++;
-      while (below(pivot, a[j]!)) j--;
-      if (i <= j) {
-        swap(a, i, j);
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return;
-  }
-}
-
-function swap(a: Float64Array, i: number, j: number): void {
-  const t = a[i]!;
-  a[i] = a[j]!;
-  a[j] = t;
-}

@@ -14,6 +14,7 @@ import { pyRound } from "@persode/util";
 import { checkInterrupt } from "../interrupt.js";
 import { canonicalSplitSum, exactMean, splitFixedPoint, splitSumMean } from "./exact-mean.js";
 import type { PyRandom } from "./mt19937.js";
+import { selectRank } from "./select.js";
 
 /** The two sorted-resample positions the reference reads: round((samples − 1)·0.025) and round((samples − 1)·0.975). */
 export function percentileRanks(samples: number): [number, number] {
@@ -84,40 +85,4 @@ export function percentileCIOfDraws(draws: Uint32Array, offset: number, values: 
     return splitSumMean(sumHi[b]!, sumLo[b]!, split, n);
   };
   return [at(loRank), at(hiRank)];
-}
-
-/**
- * Rearrange a[lo..hi] so that a[k] holds the element a full sort by `less` would put there, everything before it is
- * not greater and everything after it not less (Hoare's selection, median-of-three pivots). Which of several equal
- * elements lands at k is unspecified: callers read only the value there, the same for all of them.
- */
-function selectRank(a: Int32Array, lo: number, hi: number, k: number, less: (x: number, y: number) => boolean): void {
-  while (hi > lo) {
-    const mid = (lo + hi) >>> 1;
-    // median of three to a[mid]
-    if (less(a[mid]!, a[lo]!)) swap(a, mid, lo);
-    if (less(a[hi]!, a[lo]!)) swap(a, hi, lo);
-    if (less(a[hi]!, a[mid]!)) swap(a, hi, mid);
-    const pivot = a[mid]!;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (less(a[i]!, pivot)) i++;
-      while (less(pivot, a[j]!)) j--;
-      if (i <= j) {
-        swap(a, i, j);
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return;
-  }
-}
-
-function swap(a: Int32Array, i: number, j: number): void {
-  const t = a[i]!;
-  a[i] = a[j]!;
-  a[j] = t;
 }
