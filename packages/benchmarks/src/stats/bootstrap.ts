@@ -18,6 +18,8 @@ import { checkInterrupt } from "../interrupt.js";
 import { percentileRanks } from "./python-bootstrap.js";
 import { inPhase } from "../phases.js";
 import { selectRank } from "./select.js";
+import { type ResampleJob } from "./resample-kernel.js";
+import { runBlocks } from "./thread-pool.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
 export interface BootstrapSpec {
@@ -85,7 +87,8 @@ function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet
   const X = Int32Array.from(seeded.X);
   let xi = seeded.i;
   let w = seeded.w;
-  const indices = new Uint32Array(spec.samples * n);
+  // shared memory: the thread pool's workers read the indices without a copy
+  const indices = new Uint32Array(new SharedArrayBuffer(spec.samples * n * 4));
   for (let b = 0, k = 0; b < spec.samples; b++) {
     if ((b & 255) === 0) checkInterrupt();
     for (let i = 0; i < n; i++, k++) {
@@ -131,7 +134,7 @@ function sameValues(a: Float64Array, b: Float64Array): boolean {
 function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, label: string): Float64Array[] {
   const set = resampleSet(n, spec, label);
   const out: (Float64Array | undefined)[] = new Array(cols.length);
-  // Columns not resampled before under this label (first of each distinct content), computed LANES at a time.
+  // Columns not resampled before under this label (first of each distinct content).
   const todo: number[] = [];
   const firstOf = new Map<number, number>();
   const hashes = cols.map(contentHash);
@@ -153,34 +156,27 @@ function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, lab
     seen.push({ values: cols[c]!, means });
     out[c] = means;
   };
-  // Columns whose every sum is exact (counts, hits, dyadic fractions): one multiplicity count per resample serves them all.
+  // Columns whose every sum is exact (counts, hits, dyadic fractions): one multiplicity count per resample serves them all;
+  // the rest are summed left to right. Blocks of resamples are computed on every core (./thread-pool.ts), the same bits.
   const exact = todo.filter((c) => exactScale(cols[c]!) !== undefined);
   const summed = todo.filter((c) => exactScale(cols[c]!) === undefined);
-  if (exact.length > 0) {
-    const means = resampleByCounts(
+  if (todo.length > 0) {
+    const job = resampleJob(
       exact.map((c) => cols[c]!),
+      summed.map((c) => cols[c]!),
       n,
       set.indices,
       spec.samples,
     );
-    exact.forEach((c, j) => keep(c, means[j]!));
-  }
-  // Silent unless the resampling runs for seconds (a large --samples): then a line with the time left.
-  const progress = new Progress(`bootstrap ${label}`, { total: summed.length });
-  for (let g = 0; g < summed.length; g += LANES) {
-    progress.update(g);
-    const group = summed.slice(g, g + LANES);
-    const means = resampleLanes(
-      group.map((c) => cols[c]!),
-      n,
-      set.indices,
-      spec.samples,
-    );
-    group.forEach((c, j) => keep(c, means[j]!));
+    // Silent unless the resampling runs for seconds (a large --samples): then a line with the time left.
+    const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
+    const work = spec.samples * n * (summed.length + exact.length / 4);
+    const blockSize = Math.max(1, Math.floor(BLOCK_INDICES / n));
+    runBlocks("resampleBlock", job, spec.samples, blockSize, work >= PARALLEL_WORK, (b) => progress.update(b));
+    progress.finish();
+    [...exact, ...summed].forEach((c, j) => keep(c, job.out.slice(j * spec.samples, (j + 1) * spec.samples)));
   }
   for (const [c, t] of firstOf) out[c] = out[t];
-  progress.update(summed.length);
-  progress.finish();
   return out.map((m) => m!.slice());
 }
 
@@ -205,15 +201,22 @@ function exactScale(col: Float64Array): number | undefined {
   return maxAbs * col.length * scale <= 2 ** 52 ? scale : undefined;
 }
 
+/** Item indices per block of resamples (256 KB): a block's indices and one group's rows stay in the core's L2 cache. */
+const BLOCK_INDICES = 65_536;
+
+/** Below this many gather-adds a call runs on the main thread alone (starting the pool's work costs more than it saves). */
+const PARALLEL_WORK = 20_000_000;
+
 /**
- * Resample means of columns whose sums are exact in every order (exactScale): per resample, how often each item
- * was drawn, then per column the sum of count × value over its non-zero items only — the same bits as the
- * left-to-right sum of resampleLanes, for a fraction of the work when most values are 0.
+ * The job of resampling `exact` (sums exact in every order: see exactScale) and `summed` columns over `indices`, in
+ * shared memory for the thread pool. Exact columns keep only the items that differ from their most frequent value
+ * (the base): Σ_i count_i·v_i = base·n + Σ_{v_i ≠ base} count_i·(v_i − base), every term an exact multiple of
+ * 2^−K, so e.g. a hit@10 visits only its misses. Summed columns are packed eight to a row-major group, so one draw
+ * reads its eight values contiguously.
  */
-function resampleByCounts(cols: Float64Array[], n: number, indices: Uint32Array, samples: number): Float64Array[] {
-  // Σ_i count_i·v_i = base·n + Σ_{v_i ≠ base} count_i·(v_i − base), every term an exact multiple of 2^−K; base is
-  // the column's most frequent value, so only the items that differ from it are visited (e.g. the misses of a hit@10).
-  const parts = cols.map((col) => {
+function resampleJob(exact: Float64Array[], summed: Float64Array[], n: number, indices: Uint32Array, samples: number): ResampleJob {
+  const shared = <T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T => new make(new SharedArrayBuffer(bytes));
+  const parts = exact.map((col) => {
     const freq = new Map<number, number>();
     for (let i = 0; i < n; i++) freq.set(col[i]! + 0, (freq.get(col[i]! + 0) ?? 0) + 1);
     let base = 0;
@@ -222,101 +225,39 @@ function resampleByCounts(cols: Float64Array[], n: number, indices: Uint32Array,
     const at: number[] = [];
     for (let i = 0; i < n; i++) if (col[i] !== base) at.push(i);
     // offsets of exactly 1 (a 0/1 column) need no multiply
-    const ones = at.every((i) => col[i]! - base === 1);
-    return { base, ones, at: Int32Array.from(at), delta: Float64Array.from(at, (i) => col[i]! - base) };
+    return { base, ones: at.every((i) => col[i]! - base === 1), at, col };
   });
-  const out = cols.map(() => new Float64Array(samples));
-  const count = new Float64Array(n);
-  for (let b = 0, k = 0; b < samples; b++) {
-    if ((b & 255) === 0) checkInterrupt();
-    count.fill(0);
-    for (let i = 0; i < n; i++, k++) count[indices[k]!]!++;
-    for (let c = 0; c < cols.length; c++) {
-      const { base, ones, at, delta } = parts[c]!;
-      const m = at.length;
-      // independent partial sums (exact in any order), so the additions do not wait on each other
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let j = 0;
-      if (ones) {
-        for (; j + 3 < m; j += 4) {
-          s0 += count[at[j]!]!;
-          s1 += count[at[j + 1]!]!;
-          s2 += count[at[j + 2]!]!;
-          s3 += count[at[j + 3]!]!;
-        }
-        for (; j < m; j++) s0 += count[at[j]!]!;
-      } else {
-        for (; j + 3 < m; j += 4) {
-          s0 += count[at[j]!]! * delta[j]!;
-          s1 += count[at[j + 1]!]! * delta[j + 1]!;
-          s2 += count[at[j + 2]!]! * delta[j + 2]!;
-          s3 += count[at[j + 3]!]! * delta[j + 3]!;
-        }
-        for (; j < m; j++) s0 += count[at[j]!]! * delta[j]!;
-      }
-      // exact: base·n and the offsets' sum are multiples of 2^−K whose magnitudes stay below 2^53·2^−K
-      out[c]![b] = (base * n + (s0 + s1 + (s2 + s3))) / n;
+  const items = parts.reduce((t, p) => t + p.at.length, 0);
+  const job: ResampleJob = {
+    n,
+    samples,
+    indices,
+    exactCount: exact.length,
+    base: shared(Float64Array, Math.max(1, exact.length) * 8),
+    ones: shared(Uint8Array, Math.max(1, exact.length)),
+    start: shared(Int32Array, (exact.length + 1) * 4),
+    at: shared(Int32Array, Math.max(1, items) * 4),
+    delta: shared(Float64Array, Math.max(1, items) * 8),
+    summedCount: summed.length,
+    rows: shared(Float64Array, Math.max(1, Math.ceil(summed.length / 8) * n * 8) * 8),
+    out: shared(Float64Array, Math.max(1, (exact.length + summed.length) * samples) * 8),
+  };
+  let j = 0;
+  parts.forEach((p, c) => {
+    job.base[c] = p.base;
+    job.ones[c] = p.ones ? 1 : 0;
+    job.start[c] = j;
+    for (const i of p.at) {
+      job.at[j] = i;
+      job.delta[j++] = p.col[i]! - p.base;
     }
-  }
-  return out;
-}
-
-/** Columns resampled together: independent running sums, so the additions of one column do not wait on each other's latency. */
-const LANES = 8;
-
-/**
- * Resample means of up to LANES columns over the given indices: for each resample b, the sum of the
- * column's values at indices[b·n … b·n + n − 1], added left to right from 0, divided by n.
- */
-function resampleLanes(cols: Float64Array[], n: number, indices: Uint32Array, samples: number): Float64Array[] {
-  // Row-major copy padded to LANES columns: one draw reads its values contiguously.
-  const rows = new Float64Array(n * LANES);
-  cols.forEach((col, c) => {
-    for (let i = 0; i < n; i++) rows[i * LANES + c] = col[i]!;
   });
-  const out = cols.map(() => new Float64Array(samples));
-  const o0 = out[0]!,
-    o1 = out[1],
-    o2 = out[2],
-    o3 = out[3],
-    o4 = out[4],
-    o5 = out[5],
-    o6 = out[6],
-    o7 = out[7];
-  for (let b = 0, k = 0; b < samples; b++) {
-    if ((b & 255) === 0) checkInterrupt();
-    let s0 = 0,
-      s1 = 0,
-      s2 = 0,
-      s3 = 0,
-      s4 = 0,
-      s5 = 0,
-      s6 = 0,
-      s7 = 0;
-    for (let i = 0; i < n; i++, k++) {
-      const r = indices[k]! * LANES;
-      s0 += rows[r]!;
-      s1 += rows[r + 1]!;
-      s2 += rows[r + 2]!;
-      s3 += rows[r + 3]!;
-      s4 += rows[r + 4]!;
-      s5 += rows[r + 5]!;
-      s6 += rows[r + 6]!;
-      s7 += rows[r + 7]!;
-    }
-    o0[b] = s0 / n;
-    if (o1) o1[b] = s1 / n;
-    if (o2) o2[b] = s2 / n;
-    if (o3) o3[b] = s3 / n;
-    if (o4) o4[b] = s4 / n;
-    if (o5) o5[b] = s5 / n;
-    if (o6) o6[b] = s6 / n;
-    if (o7) o7[b] = s7 / n;
-  }
-  return out;
+  job.start[parts.length] = j;
+  summed.forEach((col, s) => {
+    const r0 = Math.floor(s / 8) * n * 8 + (s % 8);
+    for (let i = 0; i < n; i++) job.rows[r0 + i * 8] = col[i]!;
+  });
+  return job;
 }
 
 /**

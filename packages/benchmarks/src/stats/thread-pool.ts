@@ -1,0 +1,137 @@
+/**
+ * Blocks of independent work spread over the CPU's cores: the main thread and a few worker threads claim
+ * blocks from one shared counter until none is left, and the main thread waits (Atomics.wait) until every
+ * block is done. A block's result depends only on its inputs, never on which thread computed it or when,
+ * so the output is the same bits with one thread or many (test/thread-pool.test.ts).
+ *
+ * The workers run a kernel's own source text (`kernel.toString()`), so a kernel must be self-contained: no
+ * imports, no module state, everything it reads in its job (typed arrays over SharedArrayBuffer, numbers).
+ * Threads: `PERSODE_THREADS` (total, main included; 1 = no workers), else every available core, at most 8.
+ * If a worker fails or stalls, the main thread computes the blocks it left and the pool is not used again.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { checkInterrupt } from "../interrupt.js";
+import { resampleBlock } from "./resample-kernel.js";
+
+/** The kernels the workers know, by name: `(job, b0, b1) => void` over blocks [b0, b1) of a job. */
+const KERNELS = { resampleBlock } as const;
+
+/** A kernel's name. */
+export type KernelName = keyof typeof KERNELS;
+
+/** Milliseconds without any block finishing after which the main thread stops waiting for a worker. */
+const STALL_MS = 20_000;
+
+const WORKER_SOURCE = `
+const { parentPort } = require("node:worker_threads");
+const KERNELS = { ${Object.entries(KERNELS)
+  .map(([name, fn]) => `${name}: (${fn.toString()})`)
+  .join(",\n")} };
+parentPort.on("message", ({ kernel, job, ctl, status, blocks, blockSize, size }) => {
+  try {
+    const run = KERNELS[kernel];
+    for (;;) {
+      const u = Atomics.add(ctl, 0, 1);
+      if (u >= blocks) break;
+      run(job, u * blockSize, Math.min(size, (u + 1) * blockSize));
+      Atomics.store(status, u, 1);
+      Atomics.add(ctl, 1, 1);
+      Atomics.notify(ctl, 1);
+    }
+  } catch (e) {
+    Atomics.store(ctl, 2, 1);
+    Atomics.notify(ctl, 1);
+    parentPort.postMessage(String(e && e.stack || e));
+  }
+});
+`;
+
+let workers: Worker[] | undefined;
+let broken = false;
+
+/** How many threads the pool uses in all, the main thread included. */
+export function poolThreads(): number {
+  const env = process.env.PERSODE_THREADS;
+  if (env !== undefined && env !== "") {
+    const t = Number(env);
+    if (!Number.isInteger(t) || t < 1 || t > 64) {
+      throw new RangeError(`PERSODE_THREADS must be an integer from 1 to 64 (threads in all, 1 = no worker threads), got "${env}"`);
+    }
+    return t;
+  }
+  return Math.min(8, Math.max(1, availableParallelism()));
+}
+
+function pool(): Worker[] {
+  if (workers) return workers;
+  const ws: Worker[] = [];
+  for (let t = 1; t < poolThreads(); t++) {
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    w.on("error", () => (broken = true));
+    w.on("message", (m) => {
+      broken = true;
+      process.stderr.write(`warning: a bootstrap worker thread failed; continuing on the main thread (same results):\n${m}\n`);
+    });
+    // after the listeners (adding a 'message' listener refs the worker again): the pool never keeps the process alive
+    w.unref();
+    ws.push(w);
+  }
+  return (workers = ws);
+}
+
+/**
+ * Run `kernel` over [0, size) in blocks of `blockSize`, on the main thread and, when `parallel` and more than one
+ * thread is configured, on the worker threads too. Returns when every block is done. The main thread checks for a
+ * stop signal and reports `progress` (items done so far) between its blocks.
+ */
+export function runBlocks<J>(
+  kernel: KernelName,
+  job: J,
+  size: number,
+  blockSize: number,
+  parallel: boolean,
+  progress?: (done: number) => void,
+): void {
+  const run = KERNELS[kernel] as (job: J, b0: number, b1: number) => void;
+  const blocks = Math.ceil(size / blockSize);
+  const block = (u: number) => run(job, u * blockSize, Math.min(size, (u + 1) * blockSize));
+  if (!parallel || broken || blocks < 2 || poolThreads() < 2) {
+    for (let u = 0; u < blocks; u++) {
+      checkInterrupt();
+      progress?.(u * blockSize);
+      block(u);
+    }
+    return;
+  }
+  // ctl: [next block to claim, blocks done, a worker failed]; status: per block, 1 once done
+  const ctl = new Int32Array(new SharedArrayBuffer(3 * 4));
+  const status = new Int32Array(new SharedArrayBuffer(blocks * 4));
+  for (const w of pool()) w.postMessage({ kernel, job, ctl, status, blocks, blockSize, size });
+  try {
+    for (;;) {
+      const u = Atomics.add(ctl, 0, 1);
+      if (u >= blocks) break;
+      checkInterrupt();
+      progress?.(Atomics.load(ctl, 1) * blockSize);
+      block(u);
+      Atomics.store(status, u, 1);
+      Atomics.add(ctl, 1, 1);
+    }
+    let last = performance.now();
+    for (let done = Atomics.load(ctl, 1); done < blocks && Atomics.load(ctl, 2) === 0; done = Atomics.load(ctl, 1)) {
+      if (Atomics.wait(ctl, 1, done, 1000) === "timed-out") {
+        checkInterrupt();
+        if (Atomics.load(ctl, 1) === done && performance.now() - last > STALL_MS) break;
+      } else last = performance.now();
+    }
+    if (Atomics.load(ctl, 1) < blocks) {
+      // a worker failed or stalled: finish its blocks here (the same bits) and use no worker again
+      broken = true;
+      for (let u = 0; u < blocks; u++) if (Atomics.load(status, u) === 0) block(u);
+    }
+  } finally {
+    // no worker claims a block of this job after an interrupt
+    Atomics.store(ctl, 0, blocks);
+  }
+}
