@@ -81,6 +81,7 @@ function precomputed(embedder: Embedder, vectors: ReadonlyMap<string, Float64Arr
     name: embedder.name,
     id: embedder.id,
     dim: embedder.dim,
+    ...(embedder.model ? { model: embedder.model } : {}),
     embed: one,
     embedBatch: async (texts: string[]) => Promise.all(texts.map(one)),
   } as Embedder;

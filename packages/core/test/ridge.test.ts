@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cholesky, choleskySolve, fitRidge, pearson, predictLinear } from "../src/index.js";
+import { gramOf } from "../src/estimators/ridge.js";
 
 describe("ridge regression", () => {
   it("recovers exact weights from noiseless data with λ = 0", () => {
@@ -48,5 +49,36 @@ describe("ridge regression", () => {
   it("Pearson r matches a hand computation and is NaN for a constant side", () => {
     expect(pearson([1, 2, 3], [2, 4, 7])).toBeCloseTo(0.9933992677987828, 14);
     expect(pearson([1, 1, 1], [1, 2, 3])).toBeNaN();
+  });
+});
+
+describe("Gram matrix paths", () => {
+  /** Deterministic pseudo-random features (xorshift), with exact zeros, −0 and a wide range of magnitudes. */
+  function features(n: number, d: number, zeroShare: number, seed: number): Float64Array {
+    let s = seed >>> 0 || 1;
+    const next = () => ((s ^= s << 13), (s ^= s >>> 17), (s ^= s << 5), (s >>> 0) / 2 ** 32);
+    return Float64Array.from({ length: n * d }, () => {
+      const u = next();
+      if (u < zeroShare) return u < zeroShare / 4 ? -0 : 0;
+      return (next() - 0.5) * 10 ** Math.floor(next() * 6 - 3);
+    });
+  }
+
+  it("the dense (column-major) and sparse (non-zero pairs) paths give the same bits, sparse or dense data", () => {
+    for (const [n, d, zeros] of [
+      [301, 37, 0],
+      [301, 37, 0.3],
+      [120, 64, 0.9],
+      [7, 5, 1],
+    ] as const) {
+      const x = features(n, d, zeros, n * d + Math.round(zeros * 10));
+      const a = gramOf(x, n, d, "dense");
+      const b = gramOf(x, n, d, "sparse");
+      const first = (p: Float64Array, q: Float64Array) => p.findIndex((v, i) => !Object.is(v, q[i]));
+      expect(first(a.gram, b.gram), `gram, ${n}×${d}, ${zeros} zeros`).toBe(-1);
+      expect(first(a.mu, b.mu), `Σx, ${n}×${d}, ${zeros} zeros`).toBe(-1);
+      // and they computed something: the diagonal is Σ x², positive unless a column is all zero
+      if (zeros < 1) expect(a.gram[0]).toBeGreaterThan(0);
+    }
   });
 });

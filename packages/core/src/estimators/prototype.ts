@@ -5,8 +5,8 @@
  * percentile among reference sentences (EmoBank train text, labels unused); valence is the nearer
  * of the positive, negative and neutral exemplar sets.
  */
-import { blasNorm } from "../embedders/blas-dot.js";
-import { cosineWithNorms, type Embedder } from "../embedders/embedder.js";
+import { blasDot, blasNorm, laneDot } from "../embedders/blas-dot.js";
+import type { Embedder } from "../embedders/embedder.js";
 import { calibrate, quantilesOf } from "./calibration.js";
 import type { EmotionEstimate, EmotionEstimator } from "./estimator.js";
 
@@ -44,21 +44,23 @@ export const EMOTION_EXEMPLARS: Readonly<Record<"positive" | "negative" | "neutr
   ],
 });
 
-/** Mean cosine of `v` to each vector of a set. */
 /** Each exemplar's norm, computed once: the exemplars are compared with every text a run estimates. */
 const exemplarNorms = new WeakMap<Float64Array, number>();
 
 /**
- * Mean cosine of `v` to a set of exemplars: exactly `cosine(v, u)` for each, with v's norm taken once and
- * each exemplar's norm cached, instead of both norms again for every pair.
+ * Mean cosine of `v` to a set of exemplars, with v's norm taken once and each exemplar's norm cached. The dot is
+ * the retrieval's own (core's ranking): numpy-exact `blasDot` for exact embedders, so `cosine(v, u)` bit for bit;
+ * `laneDot` for model vectors, whose values are compared within a measured tolerance (docs/reproducibility.md).
  */
-function meanCosine(v: Float64Array, set: readonly Float64Array[]): number {
+function meanCosine(v: Float64Array, set: readonly Float64Array[], modelVectors: boolean): number {
   const nv = blasNorm(v);
+  const dot = modelVectors ? laneDot : blasDot;
   let s = 0;
   for (const u of set) {
+    if (u.length !== v.length) throw new RangeError(`prototype: dimension mismatch (${v.length} vs ${u.length})`);
     let nu = exemplarNorms.get(u);
     if (nu === undefined) exemplarNorms.set(u, (nu = blasNorm(u)));
-    s += cosineWithNorms(v, u, nv, nu);
+    s += nv === 0 || nu === 0 ? 0 : dot(v, u) / (nv * nu);
   }
   return s / set.length;
 }
@@ -68,6 +70,8 @@ export interface PrototypeSpace {
   positive: Float64Array[];
   negative: Float64Array[];
   neutral: Float64Array[];
+  /** The embedder is a neural model: cosines by the fast dot, as retrieval computes them (absent: the exact dot). */
+  modelVectors?: boolean;
 }
 
 /** Embed the exemplar sentences once. */
@@ -77,6 +81,7 @@ export async function prototypeSpace(embedder: Embedder): Promise<PrototypeSpace
     positive: await embed(EMOTION_EXEMPLARS.positive),
     negative: await embed(EMOTION_EXEMPLARS.negative),
     neutral: await embed(EMOTION_EXEMPLARS.neutral),
+    modelVectors: embedder.model !== undefined,
   };
 }
 
@@ -85,9 +90,10 @@ export function prototypeScore(
   space: PrototypeSpace,
   v: Float64Array,
 ): { score: number; positive: number; negative: number; neutral: number } {
-  const positive = meanCosine(v, space.positive);
-  const negative = meanCosine(v, space.negative);
-  const neutral = meanCosine(v, space.neutral);
+  const fast = space.modelVectors === true;
+  const positive = meanCosine(v, space.positive, fast);
+  const negative = meanCosine(v, space.negative, fast);
+  const neutral = meanCosine(v, space.neutral, fast);
   return { score: Math.max(positive, negative) - neutral, positive, negative, neutral };
 }
 

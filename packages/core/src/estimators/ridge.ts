@@ -29,27 +29,7 @@ export interface RidgeProblem {
 export function ridgeProblem(x: Float64Array, n: number, d: number, targets: readonly ArrayLike<number>[]): RidgeProblem {
   if (x.length !== n * d) throw new RangeError(`ridgeProblem: x has ${x.length} values, expected n·d = ${n}·${d}`);
   if (n < 1) throw new RangeError("ridgeProblem: no training rows");
-  const mu = new Float64Array(d);
-  const gram = new Float64Array(d * d);
-  const nz = new Int32Array(d);
-  for (let i = 0; i < n; i++) {
-    let m = 0;
-    for (let j = 0; j < d; j++) {
-      const v = x[i * d + j]!;
-      if (v !== 0) {
-        nz[m++] = j;
-        mu[j]! += v;
-      }
-    }
-    for (let p = 0; p < m; p++) {
-      const a = nz[p]!;
-      const va = x[i * d + a]!;
-      for (let q = p; q < m; q++) {
-        const b = nz[q]!;
-        gram[a * d + b]! += va * x[i * d + b]!;
-      }
-    }
-  }
+  const { mu, gram } = gramOf(x, n, d);
   for (let j = 0; j < d; j++) mu[j] = mu[j]! / n;
   for (let a = 0; a < d; a++) {
     for (let b = a; b < d; b++) {
@@ -80,6 +60,95 @@ export function ridgeProblem(x: Float64Array, n: number, d: number, targets: rea
     return r;
   });
   return { n, d, gram, xty, mu, yMean };
+}
+
+/**
+ * Σᵢ xᵢ (into mu, not yet divided by n) and the upper triangle of XᵀX, each entry summed over i in ascending order
+ * with a rounded multiply and add. Dense features (neural embeddings) take a column-major path that sums four
+ * entries at once from contiguous columns; sparse ones (hashing) visit only each row's non-zero pairs. Both give
+ * the same bits: a skipped term is a ±0 product, and adding ±0 leaves every partial sum as it is (a sum that
+ * starts at +0 never becomes −0).
+ */
+export function gramOf(
+  x: Float64Array,
+  n: number,
+  d: number,
+  path: "auto" | "dense" | "sparse" = "auto",
+): { mu: Float64Array; gram: Float64Array } {
+  let nonZero = 0;
+  for (let k = 0; k < n * d; k++) if (x[k] !== 0) nonZero++;
+  const dense = path === "dense" || (path === "auto" && nonZero > 0.5 * n * d);
+  return dense ? gramDense(x, n, d) : gramSparse(x, n, d);
+}
+
+function gramSparse(x: Float64Array, n: number, d: number): { mu: Float64Array; gram: Float64Array } {
+  const mu = new Float64Array(d);
+  const gram = new Float64Array(d * d);
+  const nz = new Int32Array(d);
+  for (let i = 0; i < n; i++) {
+    let m = 0;
+    for (let j = 0; j < d; j++) {
+      const v = x[i * d + j]!;
+      if (v !== 0) {
+        nz[m++] = j;
+        mu[j]! += v;
+      }
+    }
+    for (let p = 0; p < m; p++) {
+      const a = nz[p]!;
+      const va = x[i * d + a]!;
+      for (let q = p; q < m; q++) {
+        const b = nz[q]!;
+        gram[a * d + b]! += va * x[i * d + b]!;
+      }
+    }
+  }
+  return { mu, gram };
+}
+
+function gramDense(x: Float64Array, n: number, d: number): { mu: Float64Array; gram: Float64Array } {
+  const mu = new Float64Array(d);
+  const gram = new Float64Array(d * d);
+  // column-major copy: column j of X is cols[j·n … j·n + n − 1]
+  const cols = new Float64Array(n * d);
+  for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) cols[j * n + i] = x[i * d + j]!;
+  for (let j = 0; j < d; j++) {
+    let s = 0;
+    for (let i = 0, c = j * n; i < n; i++) s += cols[c + i]!;
+    mu[j] = s;
+  }
+  for (let a = 0; a < d; a++) {
+    const ca = a * n;
+    let b = a;
+    for (; b + 3 < d; b += 4) {
+      const c0 = b * n;
+      const c1 = c0 + n;
+      const c2 = c1 + n;
+      const c3 = c2 + n;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let i = 0; i < n; i++) {
+        const va = cols[ca + i]!;
+        s0 += va * cols[c0 + i]!;
+        s1 += va * cols[c1 + i]!;
+        s2 += va * cols[c2 + i]!;
+        s3 += va * cols[c3 + i]!;
+      }
+      gram[a * d + b] = s0;
+      gram[a * d + b + 1] = s1;
+      gram[a * d + b + 2] = s2;
+      gram[a * d + b + 3] = s3;
+    }
+    for (; b < d; b++) {
+      const cb = b * n;
+      let s = 0;
+      for (let i = 0; i < n; i++) s += cols[ca + i]! * cols[cb + i]!;
+      gram[a * d + b] = s;
+    }
+  }
+  return { mu, gram };
 }
 
 /** Solve a ridge problem for one λ ≥ 0: w = (G + λI)⁻¹ Xᵀy per target, intercept ȳ − w·μ (unpenalised). */
