@@ -30,8 +30,10 @@ import {
 /** An embedder whose vectors the tests set by hand (embed() is never called). */
 class HandEmbedder implements Embedder {
   readonly name = "hand";
-  readonly id = "hand-2";
-  readonly dim = 2;
+  readonly id: string;
+  constructor(readonly dim = 2) {
+    this.id = `hand-${dim}`;
+  }
   async embed(): Promise<Float64Array> {
     throw new Error("hand-set vectors only");
   }
@@ -55,7 +57,7 @@ const MEMS = [
 ];
 
 function tinyStore(mems = MEMS): MemoryStore {
-  const store = new MemoryStore({ embedder: new HandEmbedder() });
+  const store = new MemoryStore({ embedder: new HandEmbedder(mems[0]?.v.length ?? 2) });
   mems.forEach((m, i) =>
     store.addEmbedded(
       {
@@ -230,6 +232,44 @@ describe("MMR (λ = 0.5)", () => {
   it("returns a permutation of the store", () => {
     const ctx = ctxOf(tinyStore(), "q", [3, 1]);
     expect([...mmr.rank(ctx)].sort()).toEqual([0, 1, 2, 3]);
+  });
+
+  it("sparse vectors (most components 0, as hashing's): the order of the definition, with a plain dense dot", () => {
+    let s = 12345;
+    const next = () => ((s ^= s << 13), (s ^= s >>> 17), (s ^= s << 5), (s >>> 0) / 2 ** 32);
+    const dim = 48;
+    const sparse = () => Array.from({ length: dim }, () => (next() < 0.08 ? next() - 0.3 : 0));
+    const memsSparse = Array.from({ length: 90 }, (_, i) => ({ text: `m${i}`, v: sparse(), E: 0, hoursAgo: 1, recalls: 0 }));
+    const q = sparse().map((x, j) => (j < 6 ? x + 0.5 : x));
+    const ctx = ctxOf(tinyStore(memsSparse), "q", q);
+    // the definition written out: cosine with a dense left-to-right dot, greedy picks over the top-50 pool
+    const cos = (a: number[], b: number[]) => {
+      let d = 0;
+      let na = 0;
+      let nb = 0;
+      for (let j = 0; j < dim; j++) d += a[j]! * b[j]!;
+      for (let j = 0; j < dim; j++) na += a[j]! * a[j]!;
+      for (let j = 0; j < dim; j++) nb += b[j]! * b[j]!;
+      return na === 0 || nb === 0 ? 0 : d / (Math.sqrt(na) * Math.sqrt(nb));
+    };
+    const base = Array.from(similarityOnly.rank(ctx));
+    const sim = ctx.similarity();
+    const pool = base.slice(0, 50);
+    const picked: number[] = [];
+    for (let r = 0; r < 10; r++) {
+      let best = -1;
+      let bestScore = -Infinity;
+      for (const c of pool) {
+        if (picked.includes(c)) continue;
+        const novelty = r === 0 ? 0 : Math.max(...picked.map((p) => cos(memsSparse[c]!.v, memsSparse[p]!.v)));
+        const score = 0.5 * sim[c]! - 0.5 * novelty;
+        if (score > bestScore) [best, bestScore] = [c, score];
+      }
+      picked.push(best);
+    }
+    const expected = [...picked, ...base.filter((c) => !picked.includes(c))];
+    expect(Array.from(mmr.rank(ctx))).toEqual(expected);
+    expect(picked.slice(0, 10)).not.toEqual(base.slice(0, 10)); // novelty changed the order: the test reads the dots
   });
 });
 

@@ -1,4 +1,4 @@
-import type { RankingContext } from "../ranking.js";
+import type { RankingContext, StoreColumns } from "../ranking.js";
 import type { RetrievalStrategy } from "./strategy.js";
 
 /** Parameters of maximal marginal relevance. */
@@ -11,14 +11,57 @@ export interface MmrOptions {
   pool?: number;
 }
 
-function cosineBetween(vectors: Float64Array, norms: Float64Array, dim: number, a: number, b: number): number {
+/** Per store's columns (as the similarity postings are cached): each memory's non-zero components (CSR), when most are 0 (hashing vectors). */
+const sparseRows = new WeakMap<StoreColumns, { start: Int32Array; at: Int32Array } | null>();
+
+function sparseRowsOf(columns: StoreColumns): { start: Int32Array; at: Int32Array } | null {
+  let rows = sparseRows.get(columns);
+  const { vectors, dim } = columns;
+  if (rows !== undefined) return rows;
+  let nonZero = 0;
+  for (let k = 0; k < vectors.length; k++) if (vectors[k] !== 0) nonZero++;
+  if (nonZero * 4 > vectors.length) rows = null;
+  else {
+    const size = vectors.length / dim;
+    const start = new Int32Array(size + 1);
+    const at = new Int32Array(nonZero);
+    for (let i = 0, t = 0; i < size; i++) {
+      start[i] = t;
+      for (let j = 0; j < dim; j++) if (vectors[i * dim + j] !== 0) at[t++] = j;
+    }
+    start[size] = nonZero;
+    rows = { start, at };
+  }
+  sparseRows.set(columns, rows);
+  return rows;
+}
+
+/**
+ * cos(a, b) with a plain left-to-right dot over the components. With sparse rows only a's non-zero components
+ * are visited, in the same order: the skipped terms are ±0 products, and adding ±0 leaves the running sum (which
+ * starts at +0, so is never −0) unchanged, so the result is the same bits.
+ */
+function cosineBetween(
+  vectors: Float64Array,
+  norms: Float64Array,
+  dim: number,
+  rows: { start: Int32Array; at: Int32Array } | null,
+  a: number,
+  b: number,
+): number {
   const na = norms[a]!;
   const nb = norms[b]!;
   if (na === 0 || nb === 0) return 0;
   let dot = 0;
   const oa = a * dim;
   const ob = b * dim;
-  for (let j = 0; j < dim; j++) dot += vectors[oa + j]! * vectors[ob + j]!;
+  if (rows) {
+    const { start, at } = rows;
+    for (let t = start[a]!, end = start[a + 1]!; t < end; t++) {
+      const j = at[t]!;
+      dot += vectors[oa + j]! * vectors[ob + j]!;
+    }
+  } else for (let j = 0; j < dim; j++) dot += vectors[oa + j]! * vectors[ob + j]!;
   return dot / (na * nb);
 }
 
@@ -33,6 +76,7 @@ export function mmrOrder(ctx: RankingContext, opts: MmrOptions = {}): Int32Array
   const base = ctx.fusedOrder(1, true); // cosine, descending, ties by index
   const sim = ctx.similarity();
   const { vectors, norms, dim } = ctx.columns;
+  const rows = sparseRowsOf(ctx.columns);
   const poolSize = Math.min(opts.pool ?? 50, base.length);
   const depth = Math.min(opts.depth ?? 10, poolSize);
   const cand = base.slice(0, poolSize);
@@ -56,7 +100,7 @@ export function mmrOrder(ctx: RankingContext, opts: MmrOptions = {}): Int32Array
     out[r] = picked;
     for (let c = 0; c < poolSize; c++) {
       if (taken[c]) continue;
-      const x = cosineBetween(vectors, norms, dim, cand[c]!, picked);
+      const x = cosineBetween(vectors, norms, dim, rows, cand[c]!, picked);
       if (x > maxSim[c]!) maxSim[c] = x;
     }
   }
