@@ -4,6 +4,13 @@ import seedrandom from "seedrandom";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 type Bootstrap = typeof import("../src/stats/bootstrap.js");
+type Randomization = typeof import("../src/stats/randomization.js");
+
+async function randomizationWith(threads: string): Promise<Randomization> {
+  vi.resetModules();
+  process.env.PERSODE_THREADS = threads;
+  return import("../src/stats/randomization.js");
+}
 
 /** A fresh copy of the bootstrap module (its resample and means caches and its pool empty) under `threads`. */
 async function bootstrapWith(threads: string): Promise<Bootstrap> {
@@ -53,6 +60,29 @@ describe("bootstrap thread pool", () => {
     }
     // and the CIs the runners read from them
     expect(many.percentileInterval(four.mrr0!)).toEqual(many.percentileInterval(one.mrr0!));
+  });
+
+  it("sign-flip tests: the same counts with one thread and four, and each the same as run alone", async () => {
+    // 24 comparisons × 1 000 items × 10 000 sign vectors: above the size at which the workers join in
+    const r = seedrandom("flips");
+    const n = 1000;
+    const base = Float64Array.from({ length: n }, () => Math.floor(r() * 3) / 2);
+    const pairs = Array.from({ length: 24 }, (_, t) => {
+      const shift = (t % 6) / 20;
+      return [Float64Array.from(base, (x) => (r() < 0.3 ? Math.min(1, x + (r() < 0.5 + shift ? 0.5 : -0.5)) : x)), base] as const;
+    });
+    const one = await randomizationWith("1");
+    const flips1 = one.drawSignFlips(n, { samples: 10_000, seed: 7 }, "pool");
+    const alone = pairs.map(([a, b]) => one.randomizationTest(a, b, flips1));
+    const single = one.randomizationTests(pairs, flips1);
+    const four = await randomizationWith("4");
+    const flips4 = four.drawSignFlips(n, { samples: 10_000, seed: 7 }, "pool");
+    four.randomizationTests(pairs, flips4); // the workers are running for the next call
+    const parallel = four.randomizationTests(pairs, flips4);
+    expect(single).toEqual(alone);
+    expect(parallel).toEqual(alone);
+    // the comparisons differ, so the counts read the data: not all equal, not all extreme
+    expect(new Set(alone.map((x) => x.atLeastAsExtreme)).size).toBeGreaterThan(3);
   });
 
   it("refuses a thread count that is not an integer from 1 to 64, saying what to set", async () => {

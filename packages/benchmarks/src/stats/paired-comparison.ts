@@ -10,7 +10,14 @@
 import { pyRound } from "@persode/util";
 import { holm } from "./holm.js";
 import { inPhase } from "../phases.js";
-import { DEFAULT_PERMUTATIONS, drawSignFlips, randomizationTest, type SignFlips } from "./randomization.js";
+import {
+  DEFAULT_PERMUTATIONS,
+  drawSignFlips,
+  randomizationTest,
+  randomizationTests,
+  type RandomizationResult,
+  type SignFlips,
+} from "./randomization.js";
 import { pairedTTest } from "./t-test.js";
 
 /** How to test: B sign vectors, the seed, the label naming the stream, the family-wise α. */
@@ -61,7 +68,11 @@ function plainMean(xs: ArrayLike<number>): number {
 
 /** Test one system against the baseline with given sign vectors (shared across a family). */
 export function pairedTest(system: ArrayLike<number>, baseline: ArrayLike<number>, flips: SignFlips): PairedTest {
-  const r = randomizationTest(system, baseline, flips);
+  return pairedTestWith(system, baseline, randomizationTest(system, baseline, flips));
+}
+
+/** pairedTest given its randomization test's outcome (computed for many pairs at once by randomizationTests). */
+function pairedTestWith(system: ArrayLike<number>, baseline: ArrayLike<number>, r: RandomizationResult): PairedTest {
   let wins = 0;
   let ties = 0;
   for (let i = 0; i < system.length; i++) {
@@ -111,11 +122,19 @@ function compareAll(
   const n = base.values[metrics[0]!]!.length;
   const flips = drawSignFlips(n, { samples: spec.samples ?? DEFAULT_PERMUTATIONS, seed: spec.seed }, spec.label);
   const alpha = spec.alpha ?? 0.05;
-  for (const m of metrics) {
-    const tests = others.map((s) => {
+  // every system and metric's sign-flip test in one pass over the sign vectors
+  const pairs = metrics.flatMap((m) =>
+    others.map((s): [ArrayLike<number>, ArrayLike<number>] => {
       const v = s.values[m];
       if (!v) throw new Error(`paired comparison "${spec.label}": system "${s.key}" has no metric "${m}"`);
-      return pairedTest(v, base.values[m]!, flips);
+      return [v, base.values[m]!];
+    }),
+  );
+  const randomized = randomizationTests(pairs, flips);
+  for (const [mi, m] of metrics.entries()) {
+    const tests = others.map((_, si) => {
+      const [v, b] = pairs[mi * others.length + si]!;
+      return pairedTestWith(v, b, randomized[mi * others.length + si]!);
     });
     const adjusted = holm(tests.map((t) => t.pRandomization));
     others.forEach((s, i) => {

@@ -19,6 +19,8 @@
  */
 import seedrandom from "seedrandom";
 import { checkInterrupt } from "../interrupt.js";
+import { type SignFlipJob } from "./sign-flip-kernel.js";
+import { runBlocks } from "./thread-pool.js";
 
 /** The default number of random sign vectors, B. */
 export const DEFAULT_PERMUTATIONS = 10_000;
@@ -53,7 +55,8 @@ export function drawSignFlips(n: number, spec: { samples: number; seed: number }
   }
   // Bytes extracted with shifts (not a typed-array view), so they do not depend on the machine's endianness.
   const G = Math.ceil(n / 8);
-  const bytes = new Uint8Array(spec.samples * G);
+  // shared memory: the thread pool's workers read the bits without a copy (randomizationTests)
+  const bytes = new Uint8Array(new SharedArrayBuffer(spec.samples * G));
   for (let b = 0; b < spec.samples; b++) {
     for (let g = 0; g < G; g++) bytes[b * G + g] = (words[b * W + (g >> 2)]! >>> ((g & 3) * 8)) & 255;
   }
@@ -72,54 +75,90 @@ export interface RandomizationResult {
 
 /** The paired two-sided sign-flip test of a vs b (aligned per item) with precomputed sign vectors. */
 export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, flips: SignFlips): RandomizationResult {
+  return randomizationTests([[a, b]], flips)[0]!;
+}
+
+/**
+ * Several sign-flip tests over the same sign vectors (e.g. every system and metric against one baseline), each
+ * exactly as randomizationTest computes it alone; the sign vectors are walked in blocks on every core
+ * (./thread-pool.ts). A test's count of extreme resamples is an integer, the same however the blocks are shared.
+ */
+export function randomizationTests(
+  pairs: readonly (readonly [ArrayLike<number>, ArrayLike<number>])[],
+  flips: SignFlips,
+): RandomizationResult[] {
   const n = flips.n;
-  if (a.length !== n || b.length !== n)
-    throw new RangeError(
-      `randomization test: ${a.length} and ${b.length} values for sign vectors over ${n} items; the arrays must be aligned per item`,
-    );
-  const d = new Float64Array(n);
-  let total = 0;
-  let absTotal = 0;
-  for (let i = 0; i < n; i++) {
-    const x = a[i]! - b[i]!;
-    if (!Number.isFinite(x)) throw new RangeError(`randomization test: item ${i} has a non-finite difference (${a[i]} − ${b[i]})`);
-    d[i] = x;
-    total += x;
-    absTotal += Math.abs(x);
-  }
   const groups = flips.bytesPerSample;
-  // Only bytes of items with a non-zero difference contribute (ties are common between rankings).
-  const active: number[] = [];
-  for (let g = 0; g < groups; g++) {
-    for (let i = g * 8; i < Math.min(n, g * 8 + 8); i++) {
-      if (d[i] !== 0) {
-        active.push(g);
-        break;
+  const prepared = pairs.map(([a, b]) => {
+    if (a.length !== n || b.length !== n)
+      throw new RangeError(
+        `randomization test: ${a.length} and ${b.length} values for sign vectors over ${n} items; the arrays must be aligned per item`,
+      );
+    const d = new Float64Array(n);
+    let total = 0;
+    let absTotal = 0;
+    for (let i = 0; i < n; i++) {
+      const x = a[i]! - b[i]!;
+      if (!Number.isFinite(x)) throw new RangeError(`randomization test: item ${i} has a non-finite difference (${a[i]} − ${b[i]})`);
+      d[i] = x;
+      total += x;
+      absTotal += Math.abs(x);
+    }
+    // Only bytes of items with a non-zero difference contribute (ties are common between rankings).
+    const active: number[] = [];
+    for (let g = 0; g < groups; g++) {
+      for (let i = g * 8; i < Math.min(n, g * 8 + 8); i++) {
+        if (d[i] !== 0) {
+          active.push(g);
+          break;
+        }
       }
     }
-  }
+    return { d, total, threshold: Math.abs(total) - TIE_TOLERANCE * absTotal, active };
+  });
+  const tables = prepared.reduce((t, p) => t + p.active.length, 0);
+  const shared = <T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T => new make(new SharedArrayBuffer(Math.max(8, bytes)));
+  const job: SignFlipJob = {
+    bytes: flips.bytes,
+    bytesPerSample: groups,
+    tests: pairs.length,
+    start: shared(Int32Array, (pairs.length + 1) * 4),
+    offsets: shared(Int32Array, tables * 4),
+    table: shared(Float64Array, tables * 256 * 8),
+    total: shared(Float64Array, pairs.length * 8),
+    threshold: shared(Float64Array, pairs.length * 8),
+    blockSize: SIGN_FLIP_BLOCK,
+    blocks: Math.ceil(flips.samples / SIGN_FLIP_BLOCK),
+    count: shared(Int32Array, pairs.length * Math.ceil(flips.samples / SIGN_FLIP_BLOCK) * 4),
+  };
   // table[k·256 + m] = Σ of d over the items of active byte k whose bits are set in m.
-  const A = active.length;
-  const table = new Float64Array(A * 256);
-  const offsets = new Int32Array(A);
-  for (let k = 0; k < A; k++) {
-    const g = active[k]!;
-    offsets[k] = g;
-    const base = k * 256;
-    for (let m = 1; m < 256; m++) {
-      const i = g * 8 + (31 - Math.clz32(m & -m));
-      table[base + m] = table[base + (m & (m - 1))]! + (i < n ? d[i]! : 0);
+  let k = 0;
+  prepared.forEach((p, t) => {
+    job.start[t] = k;
+    job.total[t] = p.total;
+    job.threshold[t] = p.threshold;
+    for (const g of p.active) {
+      job.offsets[k] = g;
+      const base = k * 256;
+      for (let m = 1; m < 256; m++) {
+        const i = g * 8 + (31 - Math.clz32(m & -m));
+        job.table[base + m] = job.table[base + (m & (m - 1))]! + (i < n ? p.d[i]! : 0);
+      }
+      k++;
     }
-  }
-  const threshold = Math.abs(total) - TIE_TOLERANCE * absTotal;
-  const { bytes, samples } = flips;
-  let count = 0;
-  for (let s = 0; s < samples; s++) {
-    if ((s & 1023) === 0) checkInterrupt();
-    let flipped = 0;
-    const row = s * groups;
-    for (let k = 0; k < A; k++) flipped += table[k * 256 + bytes[row + offsets[k]!]!]!;
-    if (Math.abs(total - 2 * flipped) >= threshold) count++;
-  }
-  return { statistic: total, atLeastAsExtreme: count, p: (1 + count) / (samples + 1) };
+  });
+  job.start[pairs.length] = k;
+  const lookups = flips.samples * tables;
+  runBlocks("signFlipBlock", job, flips.samples, SIGN_FLIP_BLOCK, lookups >= PARALLEL_LOOKUPS);
+  return prepared.map((p, t) => {
+    let count = 0;
+    for (let u = 0; u < job.blocks; u++) count += job.count[t * job.blocks + u]!;
+    return { statistic: p.total, atLeastAsExtreme: count, p: (1 + count) / (flips.samples + 1) };
+  });
 }
+
+/** Sign vectors per block of the pool's work. */
+const SIGN_FLIP_BLOCK = 512;
+
+/** Below this many table lookups the tests run on the main thread alone. */
+const PARALLEL_LOOKUPS = 20_000_000;

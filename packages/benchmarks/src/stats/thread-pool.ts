@@ -13,9 +13,10 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { checkInterrupt } from "../interrupt.js";
 import { resampleBlock } from "./resample-kernel.js";
+import { signFlipBlock } from "./sign-flip-kernel.js";
 
 /** The kernels the workers know, by name: `(job, b0, b1) => void` over blocks [b0, b1) of a job. */
-const KERNELS = { resampleBlock } as const;
+const KERNELS = { resampleBlock, signFlipBlock } as const;
 
 /** A kernel's name. */
 export type KernelName = keyof typeof KERNELS;
@@ -71,7 +72,7 @@ function pool(): Worker[] {
     w.on("error", () => (broken = true));
     w.on("message", (m) => {
       broken = true;
-      process.stderr.write(`warning: a bootstrap worker thread failed; continuing on the main thread (same results):\n${m}\n`);
+      process.stderr.write(`warning: a statistics worker thread failed; continuing on the main thread (same results):\n${m}\n`);
     });
     // after the listeners (adding a 'message' listener refs the worker again): the pool never keeps the process alive
     w.unref();
