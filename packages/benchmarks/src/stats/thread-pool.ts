@@ -52,7 +52,7 @@ let workers: Worker[] | undefined;
 let broken = false;
 
 /** How many threads the pool uses in all, the main thread included. */
-export function poolThreads(): number {
+function poolThreads(): number {
   const env = process.env.PERSODE_THREADS;
   if (env !== undefined && env !== "") {
     const t = Number(env);

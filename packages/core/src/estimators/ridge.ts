@@ -68,6 +68,7 @@ export function ridgeProblem(x: Float64Array, n: number, d: number, targets: rea
  * entries at once from contiguous columns; sparse ones (hashing) visit only each row's non-zero pairs. Both give
  * the same bits: a skipped term is a ±0 product, and adding ±0 leaves every partial sum as it is (a sum that
  * starts at +0 never becomes −0).
+ * @internal exported for tests only: test/ridge.test.ts compares the two paths bit for bit.
  */
 export function gramOf(
   x: Float64Array,
