@@ -366,10 +366,15 @@ export function topOrder(scores: ArrayLike<number>, k: number): Int32Array {
  */
 export function descendingOrder(scores: ArrayLike<number>): Int32Array {
   const n = scores.length;
-  let idx = new Int32Array(n);
-  let key = new Float64Array(n);
-  let idx2 = new Int32Array(n);
-  let key2 = new Float64Array(n);
+  if (sortIdx.length < n) {
+    const size = Math.max(n, 2 * sortIdx.length);
+    [sortIdx, sortKey, sortIdx2, sortKey2] = [new Int32Array(size), new Float64Array(size), new Int32Array(size), new Float64Array(size)];
+  }
+  // the merge passes ping-pong between two scratch pairs reused across calls (no garbage per sort); the result is copied out
+  let idx = sortIdx;
+  let key = sortKey;
+  let idx2 = sortIdx2;
+  let key2 = sortKey2;
   for (let i = 0; i < n; i++) {
     const s = scores[i]!;
     if (s !== s)
@@ -423,5 +428,11 @@ export function descendingOrder(scores: ArrayLike<number>): Int32Array {
     [idx, idx2] = [idx2, idx];
     [key, key2] = [key2, key];
   }
-  return idx;
+  return idx.slice(0, n);
 }
+
+/** descendingOrder's scratch arrays (index, key; two pairs), grown on demand. */
+let sortIdx = new Int32Array(0);
+let sortKey = new Float64Array(0);
+let sortIdx2 = new Int32Array(0);
+let sortKey2 = new Float64Array(0);
