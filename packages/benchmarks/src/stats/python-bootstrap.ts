@@ -30,46 +30,116 @@ export function percentileRanks(samples: number): [number, number] {
 export function pythonPercentileCI(rng: PyRandom, values: ArrayLike<number>, samples: number): [number, number] {
   const n = values.length;
   if (n === 0) throw new RangeError("bootstrap: cannot resample an empty group");
-  const draws = new Uint32Array(samples * n);
-  rng.fillDraws(draws, n);
-  return percentileCIOfDraws(draws, 0, values, samples);
+  return percentileCIOfCounts(drawCounts(rng, n, samples), 0, values, samples);
 }
 
+/** Per-resample draw counts: row b (n entries from b·n) counts how often resample b drew each of the n items. */
+export type DrawCounts = Uint16Array | Uint32Array;
+
 /**
- * pythonPercentileCI over draws already taken: resample b reads draws[offset + b·n … offset + b·n + n − 1].
- * Lets every ranking evaluated on the same group share one generator's draws (they depend only on the
- * seed, the group's size and the number of resamples).
+ * Draw `samples` resamples of n items from `rng` (n draws each, in the reference's order, as
+ * `rng.fillDraws` takes them) and return how often each resample drew each item: a resample's sum
+ * is Σ_j count_j · value_j, the same exact sum as adding its draws one by one, whatever the values.
  */
-export function percentileCIOfDraws(draws: Uint32Array, offset: number, values: ArrayLike<number>, samples: number): [number, number] {
+export function drawCounts(rng: PyRandom, n: number, samples: number): DrawCounts {
+  const counts = n <= 0xffff ? new Uint16Array(samples * n) : new Uint32Array(samples * n);
+  const draws = new Uint32Array(n);
+  for (let b = 0, row = 0; b < samples; b++, row += n) {
+    if ((b & 255) === 0) checkInterrupt();
+    rng.fillDraws(draws, n);
+    for (let i = 0; i < n; i++) counts[row + draws[i]!]!++;
+  }
+  return counts;
+}
+
+const TWO_POW_53 = 9007199254740992;
+
+/**
+ * pythonPercentileCI over draws already taken, as counts (drawCounts): resample b's counts are
+ * counts[offset + b·n … offset + b·n + n − 1]. Lets every ranking evaluated on the same group share one
+ * generator's draws (they depend only on the seed, the group's size and the number of resamples).
+ *
+ * Each resample's exact fixed-point sum is n·v_m + Σ count_j·(v_j − v_m) over the items j whose value
+ * differs from the most frequent value v_m, items of equal value counted together: every term and partial
+ * sum is an integer on the grid below 2^53, so it equals the draw-by-draw sum bit for bit while visiting
+ * only those items (for a recall, the minority of hits or misses).
+ */
+export function percentileCIOfCounts(counts: DrawCounts, offset: number, values: ArrayLike<number>, samples: number): [number, number] {
   const n = values.length;
   if (n === 0) throw new RangeError("bootstrap: cannot resample an empty group");
-  if (offset + samples * n > draws.length)
-    throw new RangeError(`bootstrap: ${samples} resamples of ${n} need ${samples * n} draws from ${offset}, only ${draws.length} taken`);
+  if (offset + samples * n > counts.length)
+    throw new RangeError(`bootstrap: ${samples} resamples of ${n} need ${samples * n} counts from ${offset}, only ${counts.length} taken`);
   const [loRank, hiRank] = percentileRanks(samples);
   const split = splitFixedPoint(values, n);
   if (split === null) {
-    // exponent spread too wide for the fixed-point grid: exact BigInt mean per resample
+    // exponent spread too wide for the fixed-point grid: exact BigInt mean per resample (order-free)
     const means = new Float64Array(samples);
     const resample = new Float64Array(n);
-    for (let b = 0, k = offset; b < samples; b++) {
+    for (let b = 0, row = offset; b < samples; b++, row += n) {
       if ((b & 255) === 0) checkInterrupt();
-      for (let i = 0; i < n; i++, k++) resample[i] = values[draws[k]!]!;
+      for (let j = 0, k = 0; j < n; j++) for (let c = counts[row + j]!; c > 0; c--) resample[k++] = values[j]!;
       means[b] = exactMean(resample);
     }
     means.sort();
     return [means[loRank]!, means[hiRank]!];
   }
   const { hi, lo } = split;
+  // the most frequent value is the base; with it, every partial sum stays below n·(|base| + max |v − base|)
+  const freq = new Map<number, number>();
+  let base = 0;
+  let best = 0;
+  for (let j = 0; j < n; j++) {
+    const c = (freq.get(values[j]!) ?? 0) + 1;
+    freq.set(values[j]!, c);
+    if (c > best) {
+      best = c;
+      base = j;
+    }
+  }
+  let maxDh = 0;
+  let maxDl = 0;
+  for (let j = 0; j < n; j++) {
+    maxDh = Math.max(maxDh, Math.abs(hi[j]! - hi[base]!));
+    maxDl = Math.max(maxDl, Math.abs(lo[j]! - lo[base]!));
+  }
+  const baseFits = n * (Math.abs(hi[base]!) + maxDh) <= TWO_POW_53 && n * (Math.abs(lo[base]!) + maxDl) <= TWO_POW_53;
+  // without a base (zero), the split's own bound holds: any n of its parts sum exactly
+  const bh = baseFits ? hi[base]! : 0;
+  const bl = baseFits ? lo[base]! : 0;
+  // the other items, grouped by their difference from the base (a recall has one such class, an MRR one per rank):
+  // a resample adds each class's count total times the class's difference
+  const classOf = new Map<string, number[]>();
+  for (let j = 0; j < n; j++) {
+    if (hi[j] === bh && lo[j] === bl) continue;
+    const key = `${hi[j]! - bh} ${lo[j]! - bl}`;
+    const members = classOf.get(key);
+    if (members) members.push(j);
+    else classOf.set(key, [j]);
+  }
+  const classes = [...classOf.values()];
+  const at = Int32Array.from(classes.flat());
+  const end = new Int32Array(classes.length);
+  const dh = new Float64Array(classes.length);
+  const dl = new Float64Array(classes.length);
+  classes.reduce((k, members, c) => {
+    end[c] = k + members.length;
+    dh[c] = hi[members[0]!]! - bh;
+    dl[c] = lo[members[0]!]! - bl;
+    return end[c]!;
+  }, 0);
+  const h0 = n * bh + 0; // + 0: a −0 base sums like the draw-by-draw +0 start
+  const l0 = n * bl + 0;
   const sumHi = new Float64Array(samples);
   const sumLo = new Float64Array(samples);
-  for (let b = 0, k = offset; b < samples; b++) {
+  for (let b = 0, row = offset; b < samples; b++, row += n) {
     if ((b & 255) === 0) checkInterrupt();
-    let h = 0;
-    let l = 0;
-    for (let i = 0; i < n; i++, k++) {
-      const j = draws[k]!;
-      h += hi[j]!;
-      l += lo[j]!;
+    let h = h0;
+    let l = l0;
+    for (let c = 0, k = 0; c < end.length; c++) {
+      let total = 0; // at most n: an int32
+      for (const e = end[c]!; k < e; k++) total = (total + counts[row + at[k]!]!) | 0;
+      h += total * dh[c]!;
+      l += total * dl[c]!;
     }
     const [ch, cl] = canonicalSplitSum(h, l);
     sumHi[b] = ch;
@@ -80,9 +150,9 @@ export function percentileCIOfDraws(draws: Uint32Array, offset: number, values: 
   const less = (x: number, y: number): boolean => sumHi[x]! < sumHi[y]! || (sumHi[x] === sumHi[y] && sumLo[x]! < sumLo[y]!);
   selectRank(order, 0, samples - 1, loRank, less);
   selectRank(order, loRank, samples - 1, hiRank, less);
-  const at = (rank: number): number => {
+  const mean = (rank: number): number => {
     const b = order[rank]!;
     return splitSumMean(sumHi[b]!, sumLo[b]!, split, n);
   };
-  return [at(loRank), at(hiRank)];
+  return [mean(loRank), mean(hiRank)];
 }
