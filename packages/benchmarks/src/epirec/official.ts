@@ -112,7 +112,7 @@ function groupReport(members: readonly ProbeOutcome[], samples: number, seed: nu
   const counts = inPhase("bootstrap", () => groupCounts(seed, n, samples));
   const round4 = (x: number): number => pyRound(x, 4);
   const ci = (xs: Float64Array, metric: number): [number, number] => {
-    const [lo, hi] = inPhase("bootstrap", () => percentileCIOfCounts(counts[metric]!, 0, xs, samples));
+    const [lo, hi] = inPhase("bootstrap", () => percentileCIOfCounts(counts[metric]!, xs, samples));
     return [round4(lo), round4(hi)];
   };
   const ciR1 = ci(r1, 0);

@@ -30,10 +30,10 @@ export function percentileRanks(samples: number): [number, number] {
 export function pythonPercentileCI(rng: PyRandom, values: ArrayLike<number>, samples: number): [number, number] {
   const n = values.length;
   if (n === 0) throw new RangeError("bootstrap: cannot resample an empty group");
-  return percentileCIOfCounts(drawCounts(rng, n, samples), 0, values, samples);
+  return percentileCIOfCounts(drawCounts(rng, n, samples), values, samples);
 }
 
-/** Per-resample draw counts: row b (n entries from b·n) counts how often resample b drew each of the n items. */
+/** Draw counts by item: entry j·samples + b counts how often resample b drew item j (an item's column is contiguous). */
 export type DrawCounts = Uint16Array | Uint32Array;
 
 /**
@@ -44,10 +44,10 @@ export type DrawCounts = Uint16Array | Uint32Array;
 export function drawCounts(rng: PyRandom, n: number, samples: number): DrawCounts {
   const counts = n <= 0xffff ? new Uint16Array(samples * n) : new Uint32Array(samples * n);
   const draws = new Uint32Array(n);
-  for (let b = 0, row = 0; b < samples; b++, row += n) {
+  for (let b = 0; b < samples; b++) {
     if ((b & 255) === 0) checkInterrupt();
     rng.fillDraws(draws, n);
-    for (let i = 0; i < n; i++) counts[row + draws[i]!]!++;
+    for (let i = 0; i < n; i++) counts[draws[i]! * samples + b]!++;
   }
   return counts;
 }
@@ -55,29 +55,29 @@ export function drawCounts(rng: PyRandom, n: number, samples: number): DrawCount
 const TWO_POW_53 = 9007199254740992;
 
 /**
- * pythonPercentileCI over draws already taken, as counts (drawCounts): resample b's counts are
- * counts[offset + b·n … offset + b·n + n − 1]. Lets every ranking evaluated on the same group share one
+ * pythonPercentileCI over draws already taken, as counts (drawCounts). Lets every ranking evaluated on the same group share one
  * generator's draws (they depend only on the seed, the group's size and the number of resamples).
  *
  * Each resample's exact fixed-point sum is n·v_m + Σ count_j·(v_j − v_m) over the items j whose value
- * differs from the most frequent value v_m, items of equal value counted together: every term and partial
- * sum is an integer on the grid below 2^53, so it equals the draw-by-draw sum bit for bit while visiting
- * only those items (for a recall, the minority of hits or misses).
+ * differs from the most frequent value v_m, items of equal value counted together (their count columns
+ * added for all resamples at once): every term and partial sum is an integer on the grid below 2^53, so it
+ * equals the draw-by-draw sum bit for bit while visiting only those items (for a recall, the minority of
+ * hits or misses).
  */
-export function percentileCIOfCounts(counts: DrawCounts, offset: number, values: ArrayLike<number>, samples: number): [number, number] {
+export function percentileCIOfCounts(counts: DrawCounts, values: ArrayLike<number>, samples: number): [number, number] {
   const n = values.length;
   if (n === 0) throw new RangeError("bootstrap: cannot resample an empty group");
-  if (offset + samples * n > counts.length)
-    throw new RangeError(`bootstrap: ${samples} resamples of ${n} need ${samples * n} counts from ${offset}, only ${counts.length} taken`);
+  if (samples * n !== counts.length)
+    throw new RangeError(`bootstrap: ${samples} resamples of ${n} need ${samples * n} counts, got ${counts.length}`);
   const [loRank, hiRank] = percentileRanks(samples);
   const split = splitFixedPoint(values, n);
   if (split === null) {
     // exponent spread too wide for the fixed-point grid: exact BigInt mean per resample (order-free)
     const means = new Float64Array(samples);
     const resample = new Float64Array(n);
-    for (let b = 0, row = offset; b < samples; b++, row += n) {
+    for (let b = 0; b < samples; b++) {
       if ((b & 255) === 0) checkInterrupt();
-      for (let j = 0, k = 0; j < n; j++) for (let c = counts[row + j]!; c > 0; c--) resample[k++] = values[j]!;
+      for (let j = 0, k = 0; j < n; j++) for (let c = counts[j * samples + b]!; c > 0; c--) resample[k++] = values[j]!;
       means[b] = exactMean(resample);
     }
     means.sort();
@@ -116,35 +116,26 @@ export function percentileCIOfCounts(counts: DrawCounts, offset: number, values:
     if (members) members.push(j);
     else classOf.set(key, [j]);
   }
-  const classes = [...classOf.values()];
-  const at = Int32Array.from(classes.flat());
-  const end = new Int32Array(classes.length);
-  const dh = new Float64Array(classes.length);
-  const dl = new Float64Array(classes.length);
-  classes.reduce((k, members, c) => {
-    end[c] = k + members.length;
-    dh[c] = hi[members[0]!]! - bh;
-    dl[c] = lo[members[0]!]! - bl;
-    return end[c]!;
-  }, 0);
   const h0 = n * bh + 0; // + 0: a −0 base sums like the draw-by-draw +0 start
   const l0 = n * bl + 0;
-  const sumHi = new Float64Array(samples);
-  const sumLo = new Float64Array(samples);
-  for (let b = 0, row = offset; b < samples; b++, row += n) {
-    if ((b & 255) === 0) checkInterrupt();
-    let h = h0;
-    let l = l0;
-    for (let c = 0, k = 0; c < end.length; c++) {
-      let total = 0; // at most n: an int32
-      for (const e = end[c]!; k < e; k++) total = (total + counts[row + at[k]!]!) | 0;
-      h += total * dh[c]!;
-      l += total * dl[c]!;
+  const sumHi = new Float64Array(samples).fill(h0);
+  const sumLo = new Float64Array(samples).fill(l0);
+  const total = new Int32Array(samples); // a class's draws per resample: at most n
+  checkInterrupt(); // at most n · samples additions follow
+  for (const members of classOf.values()) {
+    total.fill(0);
+    for (const j of members) {
+      const column = j * samples;
+      for (let b = 0; b < samples; b++) total[b] = total[b]! + counts[column + b]!;
     }
-    const [ch, cl] = canonicalSplitSum(h, l);
-    sumHi[b] = ch;
-    sumLo[b] = cl;
+    const dh = hi[members[0]!]! - bh;
+    const dl = lo[members[0]!]! - bl;
+    for (let b = 0; b < samples; b++) {
+      sumHi[b] = sumHi[b]! + total[b]! * dh;
+      sumLo[b] = sumLo[b]! + total[b]! * dl;
+    }
   }
+  for (let b = 0; b < samples; b++) [sumHi[b], sumLo[b]] = canonicalSplitSum(sumHi[b]!, sumLo[b]!);
   const order = new Int32Array(samples);
   for (let b = 0; b < samples; b++) order[b] = b;
   const less = (x: number, y: number): boolean => sumHi[x]! < sumHi[y]! || (sumHi[x] === sumHi[y] && sumLo[x]! < sumLo[y]!);
