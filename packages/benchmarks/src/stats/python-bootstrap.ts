@@ -52,6 +52,7 @@ export function drawCounts(rng: PyRandom, n: number, samples: number): DrawCount
   return counts;
 }
 
+const TWO_POW_26 = 67108864;
 const TWO_POW_53 = 9007199254740992;
 
 /**
@@ -70,7 +71,18 @@ export function percentileCIOfCounts(counts: DrawCounts, values: ArrayLike<numbe
   if (samples * n !== counts.length)
     throw new RangeError(`bootstrap: ${samples} resamples of ${n} need ${samples * n} counts, got ${counts.length}`);
   const [loRank, hiRank] = percentileRanks(samples);
-  const split = splitFixedPoint(values, n);
+  // the items of each distinct value (±0 are one), in item order
+  const itemsOf = new Map<number, number[]>();
+  for (let j = 0; j < n; j++) {
+    const v = values[j]!;
+    if (!Number.isFinite(v)) throw new RangeError(`bootstrap: value ${j} is not finite (${v})`);
+    const items = itemsOf.get(v);
+    if (items) items.push(j);
+    else itemsOf.set(v, [j]);
+  }
+  const distinct = [...itemsOf.keys()];
+  // the distinct values on the grid of all values (the same grid and bound as splitting every item)
+  const split = splitFixedPoint(distinct, n);
   if (split === null) {
     // exponent spread too wide for the fixed-point grid: exact BigInt mean per resample (order-free)
     const means = new Float64Array(samples);
@@ -85,65 +97,83 @@ export function percentileCIOfCounts(counts: DrawCounts, values: ArrayLike<numbe
   }
   const { hi, lo } = split;
   // the most frequent value is the base; with it, every partial sum stays below n·(|base| + max |v − base|)
-  const freq = new Map<number, number>();
   let base = 0;
-  let best = 0;
-  for (let j = 0; j < n; j++) {
-    const c = (freq.get(values[j]!) ?? 0) + 1;
-    freq.set(values[j]!, c);
-    if (c > best) {
-      best = c;
-      base = j;
-    }
-  }
+  for (let d = 1; d < distinct.length; d++) if (itemsOf.get(distinct[d]!)!.length > itemsOf.get(distinct[base]!)!.length) base = d;
   let maxDh = 0;
   let maxDl = 0;
-  for (let j = 0; j < n; j++) {
-    maxDh = Math.max(maxDh, Math.abs(hi[j]! - hi[base]!));
-    maxDl = Math.max(maxDl, Math.abs(lo[j]! - lo[base]!));
+  for (let d = 0; d < distinct.length; d++) {
+    maxDh = Math.max(maxDh, Math.abs(hi[d]! - hi[base]!));
+    maxDl = Math.max(maxDl, Math.abs(lo[d]! - lo[base]!));
   }
   const baseFits = n * (Math.abs(hi[base]!) + maxDh) <= TWO_POW_53 && n * (Math.abs(lo[base]!) + maxDl) <= TWO_POW_53;
   // without a base (zero), the split's own bound holds: any n of its parts sum exactly
   const bh = baseFits ? hi[base]! : 0;
   const bl = baseFits ? lo[base]! : 0;
-  // the other items, grouped by their difference from the base (a recall has one such class, an MRR one per rank):
-  // a resample adds each class's count total times the class's difference
-  const classOf = new Map<string, number[]>();
-  for (let j = 0; j < n; j++) {
-    if (hi[j] === bh && lo[j] === bl) continue;
-    const key = `${hi[j]! - bh} ${lo[j]! - bl}`;
-    const members = classOf.get(key);
-    if (members) members.push(j);
-    else classOf.set(key, [j]);
-  }
   const h0 = n * bh + 0; // + 0: a −0 base sums like the draw-by-draw +0 start
   const l0 = n * bl + 0;
   const sumHi = new Float64Array(samples).fill(h0);
   const sumLo = new Float64Array(samples).fill(l0);
   const total = new Int32Array(samples); // a class's draws per resample: at most n
   checkInterrupt(); // at most n · samples additions follow
-  for (const members of classOf.values()) {
+  // a resample adds each other value's count total times its difference from the base (a recall has one such value)
+  for (let d = 0; d < distinct.length; d++) {
+    const dh = hi[d]! - bh;
+    const dl = lo[d]! - bl;
+    if (dh === 0 && dl === 0) continue;
     total.fill(0);
-    for (const j of members) {
+    for (const j of itemsOf.get(distinct[d]!)!) {
       const column = j * samples;
       for (let b = 0; b < samples; b++) total[b] = total[b]! + counts[column + b]!;
     }
-    const dh = hi[members[0]!]! - bh;
-    const dl = lo[members[0]!]! - bl;
     for (let b = 0; b < samples; b++) {
       sumHi[b] = sumHi[b]! + total[b]! * dh;
       sumLo[b] = sumLo[b]! + total[b]! * dl;
     }
   }
   for (let b = 0; b < samples; b++) [sumHi[b], sumLo[b]] = canonicalSplitSum(sumHi[b]!, sumLo[b]!);
+  const mean = (h: number, l: number): number => splitSumMean(h, l, split, n);
+  const ranked = byHistogram(sumHi, sumLo, loRank, hiRank);
+  if (ranked !== undefined) return [mean(...ranked[0]), mean(...ranked[1])];
   const order = new Int32Array(samples);
   for (let b = 0; b < samples; b++) order[b] = b;
   const less = (x: number, y: number): boolean => sumHi[x]! < sumHi[y]! || (sumHi[x] === sumHi[y] && sumLo[x]! < sumLo[y]!);
   selectRank(order, 0, samples - 1, loRank, less);
   selectRank(order, loRank, samples - 1, hiRank, less);
-  const mean = (rank: number): number => {
-    const b = order[rank]!;
-    return splitSumMean(sumHi[b]!, sumLo[b]!, split, n);
+  return [mean(sumHi[order[loRank]!]!, sumLo[order[loRank]!]!), mean(sumHi[order[hiRank]!]!, sumLo[order[hiRank]!]!)];
+}
+
+/**
+ * The canonical split sums (H, L) at two ranks of the resamples' order, read off a histogram of the exact keys
+ * H·2^26 + L when they span few values (a recall's sums are integers up to n), as a sort would rank them;
+ * undefined when the keys are not exact in float64 or span more than 4 values per resample.
+ */
+function byHistogram(
+  sumHi: Float64Array,
+  sumLo: Float64Array,
+  loRank: number,
+  hiRank: number,
+): [[number, number], [number, number]] | undefined {
+  const samples = sumHi.length;
+  const keys = new Float64Array(samples);
+  let min = Infinity;
+  let max = -Infinity;
+  for (let b = 0; b < samples; b++) {
+    if (!(Math.abs(sumHi[b]!) < TWO_POW_26)) return undefined;
+    const k = sumHi[b]! * TWO_POW_26 + sumLo[b]!;
+    keys[b] = k;
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  if (max - min > 4 * samples) return undefined;
+  const histogram = new Int32Array(max - min + 1);
+  for (let b = 0; b < samples; b++) histogram[keys[b]! - min]!++;
+  const at = (rank: number): [number, number] => {
+    let seen = 0;
+    let v = 0;
+    while (seen + histogram[v]! <= rank) seen += histogram[v++]!;
+    const key = min + v;
+    const h = Math.floor(key / TWO_POW_26);
+    return [h, key - h * TWO_POW_26];
   };
-  return [mean(loRank), mean(hiRank)];
+  return [at(loRank), at(hiRank)];
 }
