@@ -18,7 +18,7 @@ const RUNNERS: { readonly [R in ExperimentRunner]: () => Promise<ExperimentRunne
 };
 
 /** The runner module of a declared experiment (its facts are the catalog's: the runner spreads RUNNER_FACTS). */
-export function loadRunner(id: ExperimentRunner): Promise<ExperimentRunnerModule> {
+function loadRunner(id: ExperimentRunner): Promise<ExperimentRunnerModule> {
   return RUNNERS[id]();
 }
 
