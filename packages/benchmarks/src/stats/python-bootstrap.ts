@@ -113,18 +113,14 @@ export function percentileCIOfCounts(counts: DrawCounts, values: ArrayLike<numbe
   const l0 = n * bl + 0;
   const sumHi = new Float64Array(samples).fill(h0);
   const sumLo = new Float64Array(samples).fill(l0);
-  const total = new Int32Array(samples); // a class's draws per resample: at most n
+  const columns = columnAdder(counts, n, samples);
   checkInterrupt(); // at most n · samples additions follow
   // a resample adds each other value's count total times its difference from the base (a recall has one such value)
   for (let d = 0; d < distinct.length; d++) {
     const dh = hi[d]! - bh;
     const dl = lo[d]! - bl;
     if (dh === 0 && dl === 0) continue;
-    total.fill(0);
-    for (const j of itemsOf.get(distinct[d]!)!) {
-      const column = j * samples;
-      for (let b = 0; b < samples; b++) total[b] = total[b]! + counts[column + b]!;
-    }
+    const total = columns(itemsOf.get(distinct[d]!)!);
     for (let b = 0; b < samples; b++) {
       sumHi[b] = sumHi[b]! + total[b]! * dh;
       sumLo[b] = sumLo[b]! + total[b]! * dl;
@@ -176,4 +172,35 @@ function byHistogram(
     return [h, key - h * TWO_POW_26];
   };
   return [at(loRank), at(hiRank)];
+}
+
+/**
+ * Per resample, the total count of a set of items (their count columns added). A total is at most n, so with 16-bit
+ * counts and n < 2^15 two resamples' totals share one 32-bit word without a carry crossing between them: the columns
+ * are added two resamples per addition. Returns a view that the next call overwrites.
+ */
+function columnAdder(counts: DrawCounts, n: number, samples: number): (items: readonly number[]) => Uint16Array | Int32Array {
+  if (counts instanceof Uint16Array && n < 0x8000 && samples % 2 === 0 && counts.byteOffset % 4 === 0) {
+    const words = samples / 2;
+    const packed = new Int32Array(counts.buffer, counts.byteOffset, counts.length / 2);
+    const sum = new Int32Array(words);
+    const total = new Uint16Array(sum.buffer);
+    return (items) => {
+      sum.fill(0);
+      for (const j of items) {
+        const column = j * words;
+        for (let w = 0; w < words; w++) sum[w] = (sum[w]! + packed[column + w]!) | 0;
+      }
+      return total;
+    };
+  }
+  const total = new Int32Array(samples);
+  return (items) => {
+    total.fill(0);
+    for (const j of items) {
+      const column = j * samples;
+      for (let b = 0; b < samples; b++) total[b] = total[b]! + counts[column + b]!;
+    }
+    return total;
+  };
 }
