@@ -11,10 +11,12 @@ if (!ensureBuilt()) {
   process.exit(1);
 }
 const argv = process.argv.slice(2);
-if (argv.includes("--help") || argv.includes("-h")) {
-  // nothing to supervise: the usage text is printed here, without starting a second process
-  const { main } = await import("../packages/benchmarks/dist/cli.js");
-  process.exitCode = await main(argv);
+// --help and usage errors are answered here, by the command-line module alone (packages/benchmarks/src/usage.ts):
+// no workspace package graph is loaded and no second process is started for them.
+const { answerUsage } = await import("../packages/benchmarks/dist/usage.js");
+const answered = answerUsage(argv);
+if (answered !== undefined) {
+  process.exitCode = answered;
 } else {
   const { runSupervised } = await import("../packages/benchmarks/dist/supervise.js");
   process.exitCode = await runSupervised(fileURLToPath(new URL("./bench-run.mjs", import.meta.url)), argv);

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { embedderNames, type EmbedderOptions } from "@persode/core";
+import { embedderNames, type EmbedderOptions } from "@persode/core/embedders";
 import { DECLARED_MODELS } from "@persode/datasets/models";
 import { offlineFromEnv } from "@persode/util";
 

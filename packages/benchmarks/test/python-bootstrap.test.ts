@@ -2,7 +2,8 @@
 // external vectors produced by CPython 3 (`random`, `statistics.mean`), pasted as literals.
 import { describe, expect, it } from "vitest";
 import { PyRandom, percentileRanks, pythonPercentileCI } from "../src/index.js";
-import { splitFixedPoint } from "../src/stats/exact-mean.js";
+import { exactMean, splitFixedPoint } from "../src/stats/exact-mean.js";
+import { drawCounts, percentileCIOfCounts } from "../src/stats/python-bootstrap.js";
 
 describe("pythonPercentileCI (the reference's bootstrap)", () => {
   it("uses Python-rounded ranks", () => {
@@ -37,5 +38,29 @@ describe("pythonPercentileCI (the reference's bootstrap)", () => {
     const b = new PyRandom(3);
     for (let i = 0; i < 30; i++) b.random();
     expect(a.random()).toBe(b.random());
+  });
+
+  it("from draw counts equals sorting the draw-by-draw exact means (mode base, no base, signed and tied values)", () => {
+    // the naive definition: every resample's values in draw order, its exact mean, all means sorted
+    const naive = (seed: number, v: number[], samples: number): [number, number] => {
+      const rng = new PyRandom(seed);
+      const means = Array.from({ length: samples }, () => exactMean(Array.from({ length: v.length }, () => v[rng.draw(v.length)]!)));
+      means.sort((a, b) => a - b);
+      const [lo, hi] = percentileRanks(samples);
+      return [means[lo]!, means[hi]!];
+    };
+    const big = 2 ** 76; // on the grid of 1: n · (|base| + max |v − base|) exceeds 2^53, resampled without a base
+    for (const v of [
+      [1, 0, 0, 1, 1, 1, 0, 1],
+      [-0.25, 0.5, 0.5, -0.25, 0.125, 0.5, -0, 0],
+      [big, -big, big, big, 1, big],
+      Array.from({ length: 40 }, (_, i) => 1 / (1 + (i % 7))),
+    ]) {
+      // an even number of resamples adds two 16-bit counts per 32-bit word; an odd one one at a time
+      for (const samples of [300, 301]) {
+        const counts = drawCounts(new PyRandom(9), v.length, samples);
+        expect(percentileCIOfCounts(counts, v, samples)).toEqual(naive(9, v, samples));
+      }
+    }
   });
 });

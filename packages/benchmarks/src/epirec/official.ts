@@ -8,7 +8,7 @@
 import { pyRound } from "@persode/util";
 import { exactMean } from "../stats/exact-mean.js";
 import { PyRandom } from "../stats/mt19937.js";
-import { percentileCIOfDraws } from "../stats/python-bootstrap.js";
+import { drawCounts, percentileCIOfCounts, type DrawCounts } from "../stats/python-bootstrap.js";
 import { inPhase } from "../phases.js";
 import { indexCorpus, type EvaluatedCorpus, type IndexedProbe } from "./corpus-index.js";
 import { PyDict, PyFloat, pyJsonDumps, type PyJson } from "./python-json.js";
@@ -75,26 +75,26 @@ interface ProbeOutcome {
 const GROUP_METRICS = 3;
 
 /**
- * The most recent groups' draws by seed, size and resamples. A group's draws depend on nothing else (a fresh
- * generator, floor(random()·n)), so the official reports of every strategy over the same groups share them
- * instead of drawing the same numbers again. Bounded: one experiment's groups are evaluated together.
+ * The most recent groups' draws by seed, size and resamples, as per-resample counts (drawCounts). A group's
+ * draws depend on nothing else (a fresh generator, floor(random()·n)), so the official reports of every
+ * strategy over the same groups share them instead of drawing the same numbers again. Bounded: one
+ * experiment's groups are evaluated together.
  */
-const drawsByGroup = new Map<string, Uint32Array>();
+const countsByGroup = new Map<string, DrawCounts[]>();
 const MAX_GROUP_DRAWS = 32;
 
-/** The GROUP_METRICS · samples · n draws of one group's fresh generator. */
-function groupDraws(seed: number, n: number, samples: number): Uint32Array {
+/** The draw counts of one group's fresh generator, one set per metric: recall@1's resamples first, then recall@3's, then MRR's. */
+function groupCounts(seed: number, n: number, samples: number): DrawCounts[] {
   const key = `${seed}|${n}|${samples}`;
-  let d = drawsByGroup.get(key);
+  let d = countsByGroup.get(key);
   if (d) {
-    drawsByGroup.delete(key);
+    countsByGroup.delete(key);
   } else {
-    d = new Uint32Array(GROUP_METRICS * samples * n);
     const rng = new PyRandom(seed);
-    for (let m = 0; m < GROUP_METRICS; m++) rng.fillDraws(d.subarray(m * samples * n, (m + 1) * samples * n), n);
-    if (drawsByGroup.size >= MAX_GROUP_DRAWS) drawsByGroup.delete(drawsByGroup.keys().next().value!);
+    d = Array.from({ length: GROUP_METRICS }, () => drawCounts(rng, n, samples));
+    if (countsByGroup.size >= MAX_GROUP_DRAWS) countsByGroup.delete(countsByGroup.keys().next().value!);
   }
-  drawsByGroup.set(key, d);
+  countsByGroup.set(key, d);
   return d;
 }
 
@@ -109,10 +109,10 @@ function groupReport(members: readonly ProbeOutcome[], samples: number, seed: nu
     rr[i] = m.reciprocalRank;
   });
   // one fresh generator per group; recall@1's resamples first, then recall@3's, then MRR's
-  const draws = inPhase("bootstrap", () => groupDraws(seed, n, samples));
+  const counts = inPhase("bootstrap", () => groupCounts(seed, n, samples));
   const round4 = (x: number): number => pyRound(x, 4);
   const ci = (xs: Float64Array, metric: number): [number, number] => {
-    const [lo, hi] = inPhase("bootstrap", () => percentileCIOfDraws(draws, metric * samples * n, xs, samples));
+    const [lo, hi] = inPhase("bootstrap", () => percentileCIOfCounts(counts[metric]!, xs, samples));
     return [round4(lo), round4(hi)];
   };
   const ciR1 = ci(r1, 0);

@@ -4,7 +4,7 @@
  * title come from the experiment's declaration in @persode/results; each runner module spreads its facts
  * (`...RUNNER_FACTS.exp5`), and EXPERIMENTS (index.ts) lists them in declaration order.
  */
-import { EXPERIMENT_DECLARATIONS, experimentDeclaration, type ExperimentRunner } from "@persode/results";
+import { EXPERIMENT_DECLARATIONS, experimentDeclaration, type ExperimentRunner } from "@persode/results/experiments";
 import type { RunnableExperiment, ExperimentRunnerModule } from "./experiment.js";
 
 /** An experiment without its runner. */

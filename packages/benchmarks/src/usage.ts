@@ -1,0 +1,193 @@
+/**
+ * The command line of `pnpm bench`: its usage text, its options, and every check that needs no run — so `--help` and
+ * usage errors are answered by this module alone (scripts/bench.mjs asks it before starting the supervised run), without
+ * loading the workspace's packages, datasets, experiments or evaluators.
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { DECLARED_MODELS } from "@persode/datasets/models";
+import { offlineFromEnv, parseEnvFlag } from "@persode/util";
+import { EXPERIMENT_LIST, findExperimentInfo } from "./experiments/catalog.js";
+import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, embedderChoices, embedderOption, intOption } from "./options.js";
+import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
+import { resultsFolder } from "./staging.js";
+
+export const USAGE = `Usage: pnpm bench <target> [options]
+
+Targets:
+  all                 every experiment, Exp. 1–7, with hashing and every declared model (then the report is rendered; Exp. 8 runs on its own)
+${EXPERIMENT_LIST.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
+  epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
+  locomo-eval         score an external LoCoMo rankings JSONL under every protocol of the ladder, paired with the built-in strategies
+  longmemeval-eval    score an external LongMemEval rankings JSONL under LongMemEval's official protocol
+  corpus              every strategy on your own journal corpus (two CSV files)
+
+Options:
+  --embedder NAME     ${embedderChoices().join(" | ")} (default: hashing; for all: hashing, then ${DECLARED_MODELS.filter(
+    (m) => m.paper || m.inBenchAll,
+  )
+    .map((m) => m.name)
+    .join(", ")});
+                      a declared model is provisioned and verified like \`pnpm model fetch NAME\`
+  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
+  --out DIR           results folder (default results/)
+  --seed N            bootstrap seed (default ${DEFAULT_SEED})
+  --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES}, at most ${MAX_SAMPLES})
+  --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
+  -h, --help          this text
+
+exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
+epirec-eval:  --rankings FILE --output FILE [--data FILE]
+locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]] [--embedder NAME]
+              one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
+longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
+              one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids; optional latency_ms)
+corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
+
+/** The command-line options of `pnpm bench`, as node:util parseArgs declares them. */
+const OPTIONS = {
+  embedder: { type: "string" },
+  out: { type: "string" },
+  seed: { type: "string" },
+  samples: { type: "string" },
+  rankings: { type: "string" },
+  output: { type: "string" },
+  data: { type: "string" },
+  episodes: { type: "string" },
+  probes: { type: "string" },
+  now: { type: "string" },
+  name: { type: "string" },
+  plugin: { type: "string", multiple: true },
+  model: { type: "string" },
+  dtype: { type: "string" },
+  "allow-missing": { type: "boolean" },
+  report: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Options an experiment target (exp1–6, all) reads; each other target lists its own below. */
+const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "samples", "plugin"] as const;
+
+/** The options each non-experiment target reads. */
+const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  "epirec-eval": ["rankings", "output", "data", "plugin"],
+  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name", "embedder"],
+  "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples", "report", "name"],
+  corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
+};
+
+/**
+ * Parse `pnpm bench` arguments (throws on an unknown option or a missing value). A value that looks
+ * like a negative number (`--seed -3`) is taken as the option's value, so it reaches the option's own
+ * check instead of parseArgs' "ambiguous argument" error.
+ */
+export function parseBenchArgs(argv: readonly string[]) {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const name = a.startsWith("--") ? a.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (
+      name !== undefined &&
+      (OPTIONS as Record<string, { type: string }>)[name]?.type === "string" &&
+      next !== undefined &&
+      /^-[\d.]/.test(next)
+    ) {
+      args.push(`${a}=${next}`);
+      i++;
+    } else args.push(a);
+  }
+  return parseArgs({ args, allowPositionals: true, options: OPTIONS });
+}
+
+function unknownTarget(target: string): string {
+  return `unknown target "${target}"; known: all, ${EXPERIMENT_LIST.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, locomo-eval, longmemeval-eval, corpus`;
+}
+
+/** An option the target does not read is a usage error, never silently ignored. */
+function rejectUnusedOptions(target: string, values: Record<string, unknown>): void {
+  const own = findExperimentInfo(target)?.options;
+  const allowed: readonly string[] = TARGET_OPTIONS[target] ?? (own ? ["out", "plugin", ...own] : EXPERIMENT_OPTIONS);
+  const unused = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
+  if (unused.length > 0) {
+    throw new UsageError(
+      `${target} does not use ${unused.map((k) => `--${k}`).join(", ")}; it accepts ${allowed.map((k) => `--${k}`).join(", ")}`,
+    );
+  }
+}
+
+/** The parsed option values of `pnpm bench`. */
+export type BenchValues = ReturnType<typeof parseBenchArgs>["values"];
+
+/** A command line that passed every check made before plugins are loaded. */
+export interface CheckedCommandLine {
+  target: string;
+  /** An experiment target (all, exp1–8), which writes a results folder. */
+  experimentTarget: boolean;
+  /** The results folder of an experiment target. */
+  out: string | undefined;
+  seed: number;
+  samples: number;
+}
+
+/**
+ * The checks of a parsed command line that come before any plugin is loaded, in the order the CLI makes them: one
+ * target, the environment's flags, a known target, only options the target reads, the results folder, seed and
+ * samples. Throws a UsageError naming what is wrong.
+ */
+export function checkCommandLine(values: BenchValues, positionals: readonly string[]): CheckedCommandLine {
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
+  // The environment's flags are read one way by every command (pnpm model refuses the same values), and up front.
+  try {
+    offlineFromEnv(process.env);
+    parseEnvFlag("PERSODE_PROGRESS", process.env.PERSODE_PROGRESS);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const target = positionals[0]!;
+  const experimentTarget = target !== "epirec-eval" && target !== "locomo-eval" && target !== "longmemeval-eval" && target !== "corpus";
+  if (experimentTarget && target !== "all" && findExperimentInfo(target) === undefined) throw new UsageError(unknownTarget(target));
+  rejectUnusedOptions(target, values);
+  // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
+  const out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
+  const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
+  const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
+  return { target, experimentTarget, out, seed, samples };
+}
+
+/** Print a command-line error as the CLI does: the message, then where to find the usage; the exit code is 2. */
+export function reportUsageError(e: UsageError): number {
+  process.stderr.write(`error: ${e.message}\n`);
+  process.stderr.write(`\nRun "pnpm bench --help" for usage.\n`);
+  return 2;
+}
+
+/**
+ * Answer the command line without running anything when it asks for the usage or is a usage error: prints what the
+ * CLI would print and returns its exit code (0 for --help, 2 for an error); undefined when the run should go ahead.
+ * Besides checkCommandLine it checks an experiment target's --embedder when no --plugin is given (a plugin may register
+ * embedders); every later check is the run's own.
+ */
+export function answerUsage(argv: readonly string[]): number | undefined {
+  let parsed;
+  try {
+    parsed = parseBenchArgs(argv);
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  try {
+    const { experimentTarget } = checkCommandLine(values, positionals);
+    if (experimentTarget && values.plugin === undefined && values.embedder !== undefined) embedderOption(values.embedder);
+  } catch (e) {
+    if (e instanceof UsageError) return reportUsageError(e);
+    throw e;
+  }
+  return undefined;
+}
