@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, copyFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -298,6 +298,22 @@ describeWithTransformers("registry and cache wiring", () => {
     for (let i = 0; i < TEXTS.length; i++) expect(Array.from(b[i]!)).toEqual(Array.from(a[i]!));
     const direct = await emb.embedBatch(TEXTS);
     for (let i = 0; i < TEXTS.length; i++) expect(Array.from(b[i]!)).toEqual(Array.from(direct[i]!));
+    await second.dispose();
+  });
+
+  it("starts the model session only for a text the cache does not have", async () => {
+    // a copy of the model whose weights are replaced after the first run: cached texts need no session at all
+    const root = join(fx.root, "lazy-session");
+    cpSync(fx.modelRoot, root, { recursive: true });
+    const opts = { model: fx.info.modelId, modelDir: root, cacheDir: join(fx.root, "emb-lazy"), fingerprint: "0123456789abcdef" };
+    const first = await createTransformersEmbedder(opts);
+    const a = await first.embedBatch(TEXTS);
+    await first.dispose();
+    writeFileSync(join(root, ...fx.info.modelId.split("/"), "onnx", "model.onnx"), "not an onnx graph");
+    const second = await createTransformersEmbedder(opts);
+    const b = await second.embedBatch(TEXTS);
+    for (let i = 0; i < TEXTS.length; i++) expect(Array.from(b[i]!)).toEqual(Array.from(a[i]!));
+    await expect(second.embedBatch(["a text no run has embedded"])).rejects.toThrow(ModelUnavailableError);
     await second.dispose();
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { persodeCacheDir } from "@persode/util";
 import type { EmbedRole, Embedder, EmbedderModel } from "./embedder.js";
@@ -251,7 +251,6 @@ export class TransformersEmbedder implements Embedder {
     dtype: string,
     readonly source: ModelSource,
     private readonly tokenizer: Tokenizer,
-    private readonly session: Model,
     private readonly settings: EmbedSettings,
   ) {
     this.model = { id: modelId, revision, dtype };
@@ -287,20 +286,33 @@ export class TransformersEmbedder implements Embedder {
       throw new RangeError(`TransformersEmbedder option fingerprint must be 16 lower-case hex digits, got "${options.fingerprint}"`);
     }
     const source = resolveModelSource({ model, dtype, modelDir, modelCacheDir });
-    const run = loadLock.then(() => loadFrom(model, dtype, source));
+    const hidden = hiddenSize(model, source);
+    const run = loadLock.then(() => loadFrom(model, dtype, source, "tokenizer"));
     loadLock = run.catch(() => undefined);
-    const { tokenizer, session } = await run;
-    const hidden = (session.config as { hidden_size?: unknown }).hidden_size;
-    if (typeof hidden !== "number" || !Number.isInteger(hidden) || hidden < 1) {
-      await session.dispose();
-      throw new Error(`model "${model}" in ${source.dir}: config.json has no valid hidden_size (got ${String(hidden)})`);
-    }
+    const tokenizer = (await run).tokenizer!;
     const fp = options.fingerprint ?? (await fingerprintFiles(source.dir, requiredModelFiles(dtype)));
     // all-MiniLM-L6-v2's id keeps the form of the paper's runs (mean pooling and normalisation are implied);
     // any other pooling or an unnormalised output is part of the vector space's identity.
     const variant = `${settings.pooling === "mean" ? "" : `:${settings.pooling}`}${settings.normalize ? "" : ":raw"}`;
     const id = `${name}:${model}@${revision}:${dtype}:len${settings.maxLength}:${fp}:d${hidden}${variant}`;
-    return new TransformersEmbedder(name, id, hidden, model, revision, dtype, source, tokenizer, session, settings);
+    return new TransformersEmbedder(name, id, hidden, model, revision, dtype, source, tokenizer, settings);
+  }
+
+  /**
+   * The onnxruntime session, created on the first batch: a run whose texts are all in the embedding cache never
+   * pays for it (≈ 0.4 s per model here).
+   */
+  private session?: Promise<Model>;
+
+  private loadedSession(): Promise<Model> {
+    if (!this.session) {
+      const run = loadLock.then(() => loadFrom(this.model.id, this.model.dtype, this.source, "session"));
+      loadLock = run.catch(() => undefined);
+      this.session = run.then((r) => r.session!);
+      // a failed load is not cached: the next batch tries again (and reports again)
+      this.session.catch(() => (this.session = undefined));
+    }
+    return this.session;
   }
 
   async embed(text: string, role: EmbedRole = "document"): Promise<Float64Array> {
@@ -342,7 +354,8 @@ export class TransformersEmbedder implements Embedder {
       string,
       { dims: number[]; data: ArrayLike<number | bigint> }
     >;
-    const result = (await this.session(enc)) as Record<string, { dims: number[]; data: ArrayLike<number> } | undefined>;
+    const session = await this.loadedSession();
+    const result = (await session(enc)) as Record<string, { dims: number[]; data: ArrayLike<number> } | undefined>;
     const hidden = result.last_hidden_state ?? result[Object.keys(result)[0]!];
     const mask = enc.attention_mask;
     if (!hidden || !mask || hidden.dims.length !== 3) {
@@ -357,9 +370,11 @@ export class TransformersEmbedder implements Embedder {
     return poolVectors(hidden.data, mask.data, B, S, H, this.settings.pooling, this.settings.normalize);
   }
 
-  /** Release the onnxruntime session. */
+  /** Release the onnxruntime session (if one was created). */
   async dispose(): Promise<void> {
-    await this.session.dispose();
+    const session = this.session;
+    this.session = undefined;
+    if (session) await (await session).dispose();
   }
 }
 
@@ -379,7 +394,12 @@ async function importTransformers(): Promise<Transformers> {
 /**
  * Configure transformers.js to read only the given folder (no file cache, no network), load tokenizer and model, and restore its settings.
  */
-async function loadFrom(model: string, dtype: string, source: ModelSource): Promise<{ tokenizer: Tokenizer; session: Model }> {
+async function loadFrom(
+  model: string,
+  dtype: string,
+  source: ModelSource,
+  part: "tokenizer" | "session",
+): Promise<{ tokenizer?: Tokenizer; session?: Model }> {
   const t = await importTransformers();
   const env = t.env;
   const saved = {
@@ -395,9 +415,8 @@ async function loadFrom(model: string, dtype: string, source: ModelSource): Prom
     env.allowRemoteModels = false;
     env.useFSCache = false;
     env.localModelPath = root;
-    const tokenizer = await t.AutoTokenizer.from_pretrained(model, { local_files_only: true });
-    const session = await t.AutoModel.from_pretrained(model, { local_files_only: true, dtype: dtype as "fp32", device: "cpu" });
-    return { tokenizer, session };
+    if (part === "tokenizer") return { tokenizer: await t.AutoTokenizer.from_pretrained(model, { local_files_only: true }) };
+    return { session: await t.AutoModel.from_pretrained(model, { local_files_only: true, dtype: dtype as "fp32", device: "cpu" }) };
   } catch (e) {
     const why = e instanceof Error ? (e.cause instanceof Error ? `${e.message} (${e.cause.message})` : e.message) : String(e);
     throw new ModelUnavailableError(
@@ -407,6 +426,24 @@ async function loadFrom(model: string, dtype: string, source: ModelSource): Prom
   } finally {
     Object.assign(env, saved);
   }
+}
+
+/** The model's hidden size from its config.json (the vectors' dimension), validated. */
+function hiddenSize(model: string, source: ModelSource): number {
+  const file = join(source.dir, "config.json");
+  let hidden: unknown;
+  try {
+    hidden = (JSON.parse(readFileSync(file, "utf8")) as { hidden_size?: unknown }).hidden_size;
+  } catch (e) {
+    throw new ModelUnavailableError(
+      `embedding model "${model}": ${file} could not be read as JSON (${(e as Error).message}). Replace the folder with a complete copy of the model (\`pnpm model fetch <name>\`).`,
+      { cause: e },
+    );
+  }
+  if (typeof hidden !== "number" || !Number.isInteger(hidden) || hidden < 1) {
+    throw new Error(`model "${model}" in ${source.dir}: config.json has no valid hidden_size (got ${String(hidden)})`);
+  }
+  return hidden;
 }
 
 /** Load a transformers.js embedder (see `TransformersEmbedder.load`). */
