@@ -37,6 +37,7 @@ const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D]
        pnpm bench:perf --embedding [--texts-out FILE]
        pnpm bench:perf --all
        pnpm bench:perf --latency [--embedder NAME] [--data FILE]
+       pnpm bench:perf --goals [--rounds N] [--reference "CMD"] [--write FILE]...
 
 Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
   --embedder NAME   ${embedderChoices().join(" | ")} (default hashing)
@@ -49,6 +50,12 @@ Times Exp. 5 (LoCoMo) and Exp. 6 (EpiRec) in-process and as whole CLI processes.
   --all             whole \`pnpm bench all\`: hashing only, then every embedder cold and warm (a scratch cache)
   --latency         per strategy: index build and query latency p50/p95 on LoCoMo and LongMemEval (the committed
                     fixture, or --data FILE), beside its recall from results/exp5_locomo_protocols.json
+  --goals           issue 19's goals as whole processes, interleaved rounds in the same minutes (after one untimed
+                    warm-up \`bench all\`): exp5 (beside the reference's exp5_locomo.py when --reference gives its
+                    command), exp6, exp7, --help, \`bench all\` hashing-only and with every declared model; a Markdown table
+  --rounds N        with --goals: rounds (default 3, at most 20)
+  --reference CMD   with --goals: a shell command running the reference implementation's experiments/exp5_locomo.py
+  --write FILE      with --goals: replace the <!-- performance:begin/end --> block of FILE (repeatable)
   -h, --help        this text
 Data comes from the cache, PERSODE_DATA_MIRROR or a download, as for \`pnpm bench\`.`;
 
@@ -352,6 +359,10 @@ export async function main(argv: string[]): Promise<number> {
         all: { type: "boolean" },
         latency: { type: "boolean" },
         data: { type: "string" },
+        goals: { type: "boolean" },
+        rounds: { type: "string" },
+        reference: { type: "string" },
+        write: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -364,6 +375,24 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    if (!values.goals && (values.rounds !== undefined || values.reference !== undefined || values.write !== undefined))
+      throw new UsageError("--rounds, --reference and --write go with --goals");
+    if (values.goals) {
+      const { formatGoals, measureGoals, writePerformanceBlock } = await import("./perf-goals.js");
+      const rounds = intOption(values.rounds, "rounds", 3, 1, 20);
+      const files = (values.write ?? []).map((f) => resolve(f));
+      // the markers are checked before minutes of measuring, not after
+      const { existsSync, readFileSync } = await import("node:fs");
+      for (const f of files) {
+        if (!existsSync(f) || !readFileSync(f, "utf8").includes("<!-- performance:begin -->"))
+          throw new UsageError(`--write ${f}: the file must exist and hold a <!-- performance:begin --> … <!-- performance:end --> block`);
+      }
+      const root = fileURLToPath(new URL("../../../", import.meta.url));
+      const block = formatGoals(await measureGoals({ root, rounds, reference: values.reference }));
+      if (files.length > 0) writePerformanceBlock(files, block, root);
+      process.stdout.write(block + "\n");
+      return 0;
+    }
     if (values.embedding || values.all) {
       process.stdout.write(
         await modelPerf(
