@@ -191,6 +191,11 @@ export class LadderScorer {
     return out;
   }
 
+  /** The resample stream of each family summary(spec, label) reads, with its size (for prefetchResamples). */
+  resampleRequests(label: string): { n: number; label: string }[] {
+    return [...this.families].filter(([, qs]) => qs.length > 0).map(([f, qs]) => ({ n: qs.length, label: `${label}/${f}` }));
+  }
+
   /** The ladder of one embedder's run: per strategy, per family, every measure with its CI. */
   summary(spec: BootstrapSpec, label: string): Record<string, unknown> {
     const all = this.complete();

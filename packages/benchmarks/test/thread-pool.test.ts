@@ -62,6 +62,28 @@ describe("bootstrap thread pool", () => {
     expect(many.percentileInterval(four.mrr0!)).toEqual(many.percentileInterval(one.mrr0!));
   });
 
+  it("resample indices drawn ahead on the workers (prefetchResamples) are the ones drawn on demand", async () => {
+    const cols = columns(1500);
+    const spec = { samples: 2000, seed: 20260713 };
+    const onDemand = (await bootstrapWith("1")).resampleTable(cols, spec, "ahead");
+    const b = await bootstrapWith("3");
+    // a request that matches nothing later (another size) only costs its draws
+    b.prefetchResamples(
+      [
+        { n: 1500, label: "ahead" },
+        { n: 999, label: "ahead" },
+        { n: 1500, label: "other" },
+      ],
+      spec,
+    );
+    const ahead = b.resampleTable(cols, spec, "ahead");
+    for (const name of Object.keys(onDemand)) {
+      const differing = onDemand[name]!.findIndex((x, i) => !Object.is(x, ahead[name]![i]));
+      expect(differing, `${name}: resample ${differing}`).toBe(-1);
+    }
+    expect(() => b.prefetchResamples([{ n: 0, label: "empty" }], spec)).toThrow(/cannot prefetch resamples of 0 items/);
+  });
+
   it("sign-flip tests: the same counts with one thread and four, and each the same as run alone", async () => {
     // 24 comparisons × 1 000 items × 10 000 sign vectors: above the size at which the workers join in
     const r = seedrandom("flips");

@@ -235,6 +235,20 @@ export class AuditScorer {
   }
 
   /**
+   * The largest resample streams summary() will read, with their sizes (for prefetchResamples): the original gold's,
+   * the audited gold's and the paired set's; the per-category streams are drawn on demand.
+   */
+  resampleRequests(label: string, originalLabel = `${label}/original`): { n: number; label: string }[] {
+    const auditedIndex = this.sets.audited.index;
+    const paired = this.gold.original.filter((q) => auditedIndex.has(keyOf(q))).length;
+    return [
+      { n: this.gold.original.length, label: originalLabel },
+      { n: this.gold.audited.length, label: `${label}/audited` },
+      { n: paired, label: `${label}/paired` },
+    ].filter((r) => r.n > 0);
+  }
+
+  /**
    * The results object of one embedder's run: counts, exclusions, guard, and per strategy both golds and their paired
    * difference. Each question set — a gold, a gold's category, the paired set and its categories — is resampled once,
    * and every strategy and metric of that set reads the same resamples. The original gold's stream is

@@ -28,6 +28,7 @@ import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 import { writeExtendedFile } from "../extended-results.js";
 import { LadderScorer, combineHooks, questionKey } from "../locomo-protocols.js";
 import { LADDER_MEASURES, LOCOMO_QUESTION_SETS } from "../protocols.js";
+import { prefetchResamples } from "../stats/bootstrap.js";
 
 /** The protocol block of the ladder file (docs/spec.md §11). */
 export const EXP5_PROTOCOLS_PROTOCOL = {
@@ -54,6 +55,14 @@ export const exp5: ExperimentRunnerModule = {
     // The protocol ladder observes the same rankings; the questions only it needs are ranked as extra ones.
     const ladder = new LadderScorer(data, audit, new Set([...gold.original, ...(scorer.hooks.extraQuestions ?? [])].map(questionKey)));
     const embedder = await ctx.embedder();
+    // The summaries' largest resample streams are drawn on the worker threads while the strategies rank.
+    prefetchResamples(
+      [
+        ...scorer.resampleRequests(`exp5-audit/${embedder.name}`, `exp5/${embedder.name}`),
+        ...ladder.resampleRequests(`exp5-protocols/${embedder.name}`),
+      ],
+      { seed: ctx.seed, samples: ctx.samples },
+    );
     const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples }, combineHooks(scorer.hooks, ladder.hooks));
     const guard = topKGuard(data, EXP5_PROTOCOL.top_ks);
     // The original gold's CIs come from Exp. 5's own resamples (its label), so both files state the same intervals.

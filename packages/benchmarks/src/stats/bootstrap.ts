@@ -19,15 +19,14 @@ import { percentileRanks } from "./python-bootstrap.js";
 import { inPhase } from "../phases.js";
 import { selectRank } from "./select.js";
 import { type ResampleJob } from "./resample-kernel.js";
-import { runBlocks } from "./thread-pool.js";
+import { runBlocks, startBlocks, type PendingBlocks } from "./thread-pool.js";
+import { type DrawJob } from "./draw-kernel.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
 export interface BootstrapSpec {
   samples: number;
   seed: number;
 }
-
-const TWO_POW_32 = 4294967296;
 
 function checkSpec(spec: BootstrapSpec, label: string): void {
   if (!Number.isInteger(spec.samples) || spec.samples < 1) {
@@ -62,52 +61,80 @@ interface ResampleSet {
   indices: Uint32Array;
   /** Per content hash of a column: the columns seen with it (their values, copied) and their resample means. */
   means: Map<number, { values: Float64Array; means: Float64Array }[]>;
+  /** Set while the indices are still being drawn by a worker thread (prefetchResamples). */
+  pending?: PendingBlocks;
 }
 
 /**
  * The most recent resample sets, by `${seed}/${label}|n|samples`. Exp. 5 asks for the same label's
  * resamples three times (paper file, extended file, audited gold's original set), with the same
  * columns among them: the indices are drawn once and each distinct column is resampled once. Bounded:
- * an experiment's labels are used together, so the oldest sets are dropped first.
+ * an experiment's labels are used together, so the oldest sets are dropped first (one Exp. 5 uses 16).
  */
 const resampleSets = new Map<string, ResampleSet>();
-const MAX_RESAMPLE_SETS = 8;
+const MAX_RESAMPLE_SETS = 24;
+
+const setKey = (n: number, spec: BootstrapSpec, label: string) => `${spec.seed}/${label}|${n}|${spec.samples}`;
+
+/** The draw job of several labels' streams: each seeded as documented (seedrandom xor4096), into shared memory. */
+function drawJob(requests: readonly { n: number; label: string }[], spec: BootstrapSpec): DrawJob {
+  const job: DrawJob = {
+    samples: spec.samples,
+    n: Int32Array.from(requests, (r) => r.n),
+    X: new Int32Array(new SharedArrayBuffer(requests.length * 128 * 4)),
+    i: new Int32Array(new SharedArrayBuffer(requests.length * 4)),
+    w: new Int32Array(new SharedArrayBuffer(requests.length * 4)),
+    // shared memory: the thread pool's workers draw into and read the indices without a copy
+    out: requests.map((r) => new Uint32Array(new SharedArrayBuffer(Math.max(4, spec.samples * r.n * 4)))),
+  };
+  requests.forEach((r, s) => {
+    const seeded = seedrandom.xor4096(`${spec.seed}/${r.label}`, { state: true }).state() as { i: number; w: number; X: number[] };
+    job.X.set(seeded.X, s * 128);
+    job.i[s] = seeded.i;
+    job.w[s] = seeded.w;
+  });
+  return job;
+}
+
+function keepSet(key: string, set: ResampleSet): void {
+  resampleSets.set(key, set);
+  while (resampleSets.size > MAX_RESAMPLE_SETS) resampleSets.delete(resampleSets.keys().next().value!);
+}
+
+/**
+ * Start drawing the resample indices of labels an experiment will ask for later (e.g. before it ranks), on the worker
+ * threads, while the caller goes on; resampleTable then finds them drawn. The same indices as drawn on demand: a
+ * request whose size or label does not match a later call only costs its draws.
+ */
+export function prefetchResamples(requests: readonly { n: number; label: string }[], spec: BootstrapSpec): void {
+  checkSpec(spec, requests[0]?.label ?? "prefetch");
+  const fresh = requests.filter((r, k) => {
+    if (!Number.isInteger(r.n) || r.n < 1) throw new RangeError(`bootstrap "${r.label}": cannot prefetch resamples of ${r.n} items`);
+    const key = setKey(r.n, spec, r.label);
+    return !resampleSets.has(key) && requests.findIndex((q) => setKey(q.n, spec, q.label) === key) === k;
+  });
+  if (fresh.length === 0) return;
+  const job = drawJob(fresh, spec);
+  const pending = startBlocks("drawIndicesBlock", job, fresh.length, 1);
+  fresh.forEach((r, s) => keepSet(setKey(r.n, spec, r.label), { indices: job.out[s]!, means: new Map(), pending }));
+}
 
 function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet {
-  const key = `${spec.seed}/${label}|${n}|${spec.samples}`;
+  const key = setKey(n, spec, label);
   const hit = resampleSets.get(key);
   if (hit) {
     resampleSets.delete(key);
     resampleSets.set(key, hit);
+    if (hit.pending) {
+      hit.pending.finish();
+      delete hit.pending;
+    }
     return hit;
   }
-  // seedrandom's xor4096 seeded as documented; its state is then stepped here, in local variables, with the
-  // generator's own recurrence (xor4096.js `next`), so each draw is the same int32 as prng.int32() without a call
-  const seeded = seedrandom.xor4096(`${spec.seed}/${label}`, { state: true }).state() as { i: number; w: number; X: number[] };
-  const X = Int32Array.from(seeded.X);
-  let xi = seeded.i;
-  let w = seeded.w;
-  // shared memory: the thread pool's workers read the indices without a copy
-  const indices = new Uint32Array(new SharedArrayBuffer(spec.samples * n * 4));
-  for (let b = 0, k = 0; b < spec.samples; b++) {
-    if ((b & 255) === 0) checkInterrupt();
-    for (let i = 0; i < n; i++, k++) {
-      w = (w + 0x61c88647) | 0;
-      let v = X[(xi + 34) & 127]!;
-      xi = (xi + 1) & 127;
-      let t = X[xi]!;
-      v ^= v << 13;
-      t ^= t << 17;
-      v ^= v >>> 15;
-      t ^= t >>> 12;
-      v = X[xi] = v ^ t;
-      const r = (v + (w ^ (w >>> 16))) | 0;
-      indices[k] = Math.floor(((r >>> 0) * n) / TWO_POW_32);
-    }
-  }
-  const set: ResampleSet = { indices, means: new Map() };
-  resampleSets.set(key, set);
-  if (resampleSets.size > MAX_RESAMPLE_SETS) resampleSets.delete(resampleSets.keys().next().value!);
+  const job = drawJob([{ n, label }], spec);
+  runBlocks("drawIndicesBlock", job, 1, 1, false);
+  const set: ResampleSet = { indices: job.out[0]!, means: new Map() };
+  keepSet(key, set);
   return set;
 }
 

@@ -14,9 +14,10 @@ import { Worker } from "node:worker_threads";
 import { checkInterrupt } from "../interrupt.js";
 import { resampleBlock } from "./resample-kernel.js";
 import { signFlipBlock } from "./sign-flip-kernel.js";
+import { drawIndicesBlock } from "./draw-kernel.js";
 
 /** The kernels the workers know, by name: `(job, b0, b1) => void` over blocks [b0, b1) of a job. */
-const KERNELS = { resampleBlock, signFlipBlock } as const;
+const KERNELS = { resampleBlock, signFlipBlock, drawIndicesBlock } as const;
 
 /** A kernel's name. */
 export type KernelName = keyof typeof KERNELS;
@@ -81,6 +82,86 @@ function pool(): Worker[] {
   return (workers = ws);
 }
 
+/** Blocks handed to the workers and not yet joined: `finish()` (idempotent) completes them on the main thread if need be and waits. */
+export interface PendingBlocks {
+  finish(): void;
+}
+
+/**
+ * Hand the blocks of `kernel` over [0, size) to the worker threads and return at once, so the main thread goes on
+ * with other work meanwhile; `finish()` then claims what no worker has started, and waits for the rest. Without
+ * worker threads the blocks are all computed by `finish()`.
+ */
+export function startBlocks<J>(kernel: KernelName, job: J, size: number, blockSize: number): PendingBlocks {
+  const run = KERNELS[kernel] as (job: J, b0: number, b1: number) => void;
+  const blocks = Math.ceil(size / blockSize);
+  const block = (u: number) => run(job, u * blockSize, Math.min(size, (u + 1) * blockSize));
+  let done = false;
+  if (broken || blocks < 1 || poolThreads() < 2) {
+    return {
+      finish: () => {
+        if (done) return;
+        done = true;
+        for (let u = 0; u < blocks; u++) {
+          checkInterrupt();
+          block(u);
+        }
+      },
+    };
+  }
+  const shared = post(kernel, job, blocks, blockSize, size);
+  return {
+    finish: () => {
+      if (done) return;
+      done = true;
+      join(shared, blocks, block);
+    },
+  };
+}
+
+/** Post a job to every worker: ctl = [next block to claim, blocks done, a worker failed]; status: per block, 1 once done. */
+function post<J>(kernel: KernelName, job: J, blocks: number, blockSize: number, size: number): { ctl: Int32Array; status: Int32Array } {
+  const ctl = new Int32Array(new SharedArrayBuffer(3 * 4));
+  const status = new Int32Array(new SharedArrayBuffer(blocks * 4));
+  for (const w of pool()) w.postMessage({ kernel, job, ctl, status, blocks, blockSize, size });
+  return { ctl, status };
+}
+
+/** Claim and compute blocks on the main thread until none is left, then wait for the workers' (see runBlocks). */
+function join(
+  { ctl, status }: { ctl: Int32Array; status: Int32Array },
+  blocks: number,
+  block: (u: number) => void,
+  progress?: () => void,
+): void {
+  try {
+    for (;;) {
+      const u = Atomics.add(ctl, 0, 1);
+      if (u >= blocks) break;
+      checkInterrupt();
+      progress?.();
+      block(u);
+      Atomics.store(status, u, 1);
+      Atomics.add(ctl, 1, 1);
+    }
+    let last = performance.now();
+    for (let done = Atomics.load(ctl, 1); done < blocks && Atomics.load(ctl, 2) === 0; done = Atomics.load(ctl, 1)) {
+      if (Atomics.wait(ctl, 1, done, 1000) === "timed-out") {
+        checkInterrupt();
+        if (Atomics.load(ctl, 1) === done && performance.now() - last > STALL_MS) break;
+      } else last = performance.now();
+    }
+    if (Atomics.load(ctl, 1) < blocks) {
+      // a worker failed or stalled: finish its blocks here (the same bits) and use no worker again
+      broken = true;
+      for (let u = 0; u < blocks; u++) if (Atomics.load(status, u) === 0) block(u);
+    }
+  } finally {
+    // no worker claims a block of this job after an interrupt
+    Atomics.store(ctl, 0, blocks);
+  }
+}
+
 /**
  * Run `kernel` over [0, size) in blocks of `blockSize`, on the main thread and, when `parallel` and more than one
  * thread is configured, on the worker threads too. Returns when every block is done. The main thread checks for a
@@ -105,34 +186,6 @@ export function runBlocks<J>(
     }
     return;
   }
-  // ctl: [next block to claim, blocks done, a worker failed]; status: per block, 1 once done
-  const ctl = new Int32Array(new SharedArrayBuffer(3 * 4));
-  const status = new Int32Array(new SharedArrayBuffer(blocks * 4));
-  for (const w of pool()) w.postMessage({ kernel, job, ctl, status, blocks, blockSize, size });
-  try {
-    for (;;) {
-      const u = Atomics.add(ctl, 0, 1);
-      if (u >= blocks) break;
-      checkInterrupt();
-      progress?.(Atomics.load(ctl, 1) * blockSize);
-      block(u);
-      Atomics.store(status, u, 1);
-      Atomics.add(ctl, 1, 1);
-    }
-    let last = performance.now();
-    for (let done = Atomics.load(ctl, 1); done < blocks && Atomics.load(ctl, 2) === 0; done = Atomics.load(ctl, 1)) {
-      if (Atomics.wait(ctl, 1, done, 1000) === "timed-out") {
-        checkInterrupt();
-        if (Atomics.load(ctl, 1) === done && performance.now() - last > STALL_MS) break;
-      } else last = performance.now();
-    }
-    if (Atomics.load(ctl, 1) < blocks) {
-      // a worker failed or stalled: finish its blocks here (the same bits) and use no worker again
-      broken = true;
-      for (let u = 0; u < blocks; u++) if (Atomics.load(status, u) === 0) block(u);
-    }
-  } finally {
-    // no worker claims a block of this job after an interrupt
-    Atomics.store(ctl, 0, blocks);
-  }
+  const shared = post(kernel, job, blocks, blockSize, size);
+  join(shared, blocks, block, () => progress?.(Atomics.load(shared.ctl, 1) * blockSize));
 }
