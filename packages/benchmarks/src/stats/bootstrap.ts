@@ -14,7 +14,6 @@
  */
 import seedrandom from "seedrandom";
 import { Progress } from "@persode/util";
-import { checkInterrupt } from "../interrupt.js";
 import { percentileRanks } from "./python-bootstrap.js";
 import { inPhase } from "../phases.js";
 import { selectRank } from "./select.js";
