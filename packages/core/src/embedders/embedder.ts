@@ -49,7 +49,7 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** `cosine(a, b)` given the norms `na` = ‖a‖ and `nb` = ‖b‖ already computed (for a vector compared many times). */
-export function cosineWithNorms(a: ArrayLike<number>, b: ArrayLike<number>, na: number, nb: number): number {
+function cosineWithNorms(a: ArrayLike<number>, b: ArrayLike<number>, na: number, nb: number): number {
   if (a.length !== b.length) throw new RangeError(`cosine: dimension mismatch (${a.length} vs ${b.length})`);
   if (na === 0 || nb === 0) return 0;
   return blasDot(a, b) / (na * nb);
