@@ -56,14 +56,19 @@ function resampledOnce(xs: Float64Array): (idx: Int32Array, resample: number) =>
   };
 }
 
-/** Part 1 for every estimator (the oracle gets no EmoBank row: it only knows EpiRec's labels). */
+/**
+ * Part 1 for every estimator (the oracle gets no EmoBank row: it only knows EpiRec's labels). `emobankTestExtra`: more
+ * statistics of the EmoBank test sentences (Exp. 7's ridge fit), bootstrapped on the same resamples of that set
+ * (the same stream, drawn once); their values and CIs come back in `emobankTest`.
+ */
 export async function estimatorQuality(
   estimators: readonly EmotionEstimator[],
   corpus: EpisodicCorpus,
   emobank: EmoBankDataset,
   spec: BootstrapSpec,
   label: string,
-): Promise<Record<string, EstimatorQuality>> {
+  emobankTestExtra: Readonly<Record<string, ResampledStatistic>> = {},
+): Promise<{ quality: Record<string, EstimatorQuality>; emobankTest: Record<string, StatWithCi> }> {
   const episodes = corpus.personas.flatMap((p) => p.episodes);
   const band = Float64Array.from(episodes, (e) => {
     const b = e.intensityBand === undefined ? undefined : BAND_ORDER[e.intensityBand];
@@ -114,7 +119,10 @@ export async function estimatorQuality(
   }
   const epStats = bootstrapStatistics(episodes.length, epirecStats, spec, `${label}/epirec-episodes`);
   const prStats = bootstrapStatistics(probes.length, probeStats, spec, `${label}/epirec-probes`);
-  const teStats = emobankRows.size > 0 ? bootstrapStatistics(test.length, emobankStats, spec, `${label}/emobank-test`) : {};
+  const extraKey = (name: string) => `extra\u0001${name}`;
+  for (const [name, f] of Object.entries(emobankTestExtra)) emobankStats[extraKey(name)] = f;
+  const teStats = Object.keys(emobankStats).length > 0 ? bootstrapStatistics(test.length, emobankStats, spec, `${label}/emobank-test`) : {};
+  const emobankTest = Object.fromEntries(Object.keys(emobankTestExtra).map((name) => [name, teStats[extraKey(name)]!]));
   const out: Record<string, EstimatorQuality> = {};
   for (const est of estimators) {
     const prE = probeE.get(est.name)!;
@@ -139,5 +147,5 @@ export async function estimatorQuality(
       epirec_probes: { n: probes.length, auc_reflective: round(prStats[key(est, "auc_reflective")]!), gate_rate: gateRate },
     };
   }
-  return out;
+  return { quality: out, emobankTest };
 }
