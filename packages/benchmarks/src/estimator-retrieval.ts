@@ -160,7 +160,12 @@ export function compareToSimilarity(
   digits = 3,
   upperBounds: ReadonlySet<string> = new Set(),
 ): Map<string, { ci95: [number, number]; paired?: PairedVsSimilarity }> {
-  const metrics = [...columns].map(([key, v]) => ({ key, values: { value: Float64Array.from(idx, (i) => v[i]!) } }));
+  const at = (v: ArrayLike<number>) => {
+    const out = new Float64Array(idx.length); // a plain loop: Float64Array.from(idx, f) walks an iterator per item
+    for (let k = 0; k < idx.length; k++) out[k] = v[idx[k]!]!;
+    return out;
+  };
+  const metrics = [...columns].map(([key, v]) => ({ key, values: { value: at(v) } }));
   const u: Map<string, StrategyUncertainty> = strategyUncertainty(metrics, spec, label, digits, BASELINE);
   const base = metrics.find((m) => m.key === BASELINE)!;
   const family = (keys: (key: string) => boolean, stream: string) =>
