@@ -58,6 +58,7 @@ export async function rankWithEstimators(
   const fires = new Map<string, Uint8Array>();
   const targets = probeTargets(corpus);
   const progress = new Progress(`exp7 (${embedder.name}): ranking`, { total: n * estimators.length });
+  const similarity: Float64Array[] = new Array<Float64Array>(n);
   for (const est of estimators) {
     const episodes = corpus.personas.flatMap((p) => p.episodes);
     const memE = await est.estimate(episodes.map((e) => e.text));
@@ -66,21 +67,33 @@ export async function rankWithEstimators(
     const cols = Object.fromEntries(MODES.map((m) => [m, new Uint8Array(n)])) as Record<Mode, Uint8Array>;
     let ei = 0;
     let pi = 0;
-    const groups = corpus.personas.map((persona) =>
-      personaGroup(
+    let qs = 0; // probe index over all personas, as rankGroups counts them
+    const groups = corpus.personas.map((persona) => {
+      const g = personaGroup(
         persona,
         EPISODIC_PROTOCOL.stored_C,
         corpus.referenceNowMs,
         vectors,
         () => ({ intensity: memE[ei++]!.intensity }),
         () => qE[pi++]!.intensity,
-      ),
-    );
+      );
+      // the stores hold the same vectors for every estimator: each probe's cosines come from the first pass
+      return {
+        ...g,
+        queries: g.queries.map((q) => {
+          const sim = similarity[qs++];
+          return sim ? { ...q, similarity: sim } : q;
+        }),
+      };
+    });
     const fire = rankGroups(
       groups,
       embedder,
       EXP7_STRATEGIES,
       {
+        query(qi, _, ctx) {
+          similarity[qi] ??= ctx.similarity();
+        },
         ranking(qi, si, order) {
           const r = rankOf(order, targets[qi]!);
           const hit = r >= 1 && r <= k ? 1 : 0;
