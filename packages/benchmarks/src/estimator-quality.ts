@@ -13,7 +13,15 @@ import { authoredPolarity } from "./emotion-estimators.js";
 import { FACTUAL } from "./episodic.js";
 import { mean } from "./metrics.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
-import { RankResampler, agreement, bootstrapStatistics, pearson, pick, type StatWithCi } from "./stats/correlation.js";
+import {
+  RankResampler,
+  agreement,
+  bootstrapStatistics,
+  pearson,
+  pick,
+  type ResampledStatistic,
+  type StatWithCi,
+} from "./stats/correlation.js";
 
 /** Ordinal code of EpiRec's intensity bands for Spearman's ρ. */
 const BAND_ORDER: Readonly<Record<string, number>> = Object.freeze({ low: 0, mild: 1, high: 2 });
@@ -30,14 +38,37 @@ const round = (s: StatWithCi, d = 4): StatWithCi => ({
   ci95: s.ci95 ? [pyRound(s.ci95[0], d), pyRound(s.ci95[1], d)] : null,
 });
 
-/** Part 1 for every estimator (the oracle gets no EmoBank row: it only knows EpiRec's labels). */
+/**
+ * `pick(xs, idx)` of the resample bootstrapStatistics is evaluating, picked once for all the statistics it hands that
+ * resample to (they are evaluated in turn on each resample: same index array, same resample number).
+ */
+function resampledOnce(xs: Float64Array): (idx: Int32Array, resample: number) => Float64Array {
+  let lastIdx: Int32Array | undefined;
+  let lastResample = 0;
+  const picked = new Float64Array(xs.length);
+  return (idx, resample) => {
+    if (idx !== lastIdx || resample !== lastResample) {
+      pick(xs, idx, picked);
+      lastIdx = idx;
+      lastResample = resample;
+    }
+    return picked;
+  };
+}
+
+/**
+ * Part 1 for every estimator (the oracle gets no EmoBank row: it only knows EpiRec's labels). `emobankTestExtra`: more
+ * statistics of the EmoBank test sentences (Exp. 7's ridge fit), bootstrapped on the same resamples of that set
+ * (the same stream, drawn once); their values and CIs come back in `emobankTest`.
+ */
 export async function estimatorQuality(
   estimators: readonly EmotionEstimator[],
   corpus: EpisodicCorpus,
   emobank: EmoBankDataset,
   spec: BootstrapSpec,
   label: string,
-): Promise<Record<string, EstimatorQuality>> {
+  emobankTestExtra: Readonly<Record<string, ResampledStatistic>> = {},
+): Promise<{ quality: Record<string, EstimatorQuality>; emobankTest: Record<string, StatWithCi> }> {
   const episodes = corpus.personas.flatMap((p) => p.episodes);
   const band = Float64Array.from(episodes, (e) => {
     const b = e.intensityBand === undefined ? undefined : BAND_ORDER[e.intensityBand];
@@ -51,59 +82,70 @@ export async function estimatorQuality(
   const test = emobank.sentences.filter((s) => s.split === "test");
   const arousal = Float64Array.from(test, (s) => s.arousal);
   const valence = Float64Array.from(test, (s) => s.valence);
-  const out: Record<string, EstimatorQuality> = {};
+  // Every estimator's statistics of an item set are computed on the one resample stream of that set
+  // (same seed and label for all), so the stream is drawn once and each resample is handed to all of them.
+  const key = (est: EmotionEstimator, stat: string) => `${est.name}\u0000${stat}`;
+  const epirecStats: Record<string, ResampledStatistic> = {};
+  const probeStats: typeof epirecStats = {};
+  const emobankStats: typeof epirecStats = {};
+  const probeE = new Map<string, Float64Array>();
+  const emobankRows = new Set<string>();
+  // the resampled EmoBank labels are shared by every estimator's Pearson r: picked once per resample
+  const goldArousal = resampledOnce(arousal);
+  const goldValence = resampledOnce(valence);
   for (const est of estimators) {
     const ep = await est.estimate(episodes.map((e) => e.text));
     const epE = Float64Array.from(ep, (x) => x.intensity);
     const hasPolarity = ep.every((x) => x.polarity !== undefined);
     const epP = Float64Array.from(ep, (x) => x.polarity ?? 0);
     const bandRanks = new RankResampler(epE, band);
-    const epStats = bootstrapStatistics(
-      episodes.length,
-      {
-        spearman_band: (_, c) => bandRanks.spearman(c),
-        ...(hasPolarity ? { valence_agreement: (i: Int32Array) => agreement(pick(epP, i), pick(authored, i)) } : {}),
-      },
-      spec,
-      `${label}/epirec-episodes`,
-    );
+    epirecStats[key(est, "spearman_band")] = (_, c) => bandRanks.spearman(c);
+    if (hasPolarity) epirecStats[key(est, "valence_agreement")] = (i) => agreement(pick(epP, i), pick(authored, i));
     const pr = await est.estimate(probes.map((q) => q.query));
     const prE = Float64Array.from(pr, (x) => x.intensity);
+    probeE.set(est.name, prE);
     const probeRanks = new RankResampler(prE, reflective);
-    const prStats = bootstrapStatistics(probes.length, { auc_reflective: (_, c) => probeRanks.auc(c) }, spec, `${label}/epirec-probes`);
-    const gateRate: Record<string, number> = {};
-    for (const t of types)
-      gateRate[t] = pyRound(mean(probes.flatMap((q, i) => (q.type === t ? [prE[i]! >= SIGNIFICANCE_THRESHOLD ? 1 : 0] : []))), 4);
-    let emobankBlock: EstimatorQuality["emobank_test"] = null;
+    probeStats[key(est, "auc_reflective")] = (_, c) => probeRanks.auc(c);
     if (!est.upperBound) {
+      emobankRows.add(est.name);
       const te = await est.estimate(test.map((s) => s.text));
       const teE = Float64Array.from(te, (x) => x.intensity);
       const hasValence = te.every((x) => x.valence !== undefined);
       const teV = Float64Array.from(te, (x) => x.valence ?? 0);
-      const s = bootstrapStatistics(
-        test.length,
-        {
-          pearson_arousal: (i) => pearson(pick(teE, i), pick(arousal, i)),
-          ...(hasValence ? { pearson_valence: (i: Int32Array) => pearson(pick(teV, i), pick(valence, i)) } : {}),
-        },
-        spec,
-        `${label}/emobank-test`,
-      );
-      emobankBlock = {
-        n: test.length,
-        pearson_arousal: round(s.pearson_arousal!),
-        pearson_valence: s.pearson_valence ? round(s.pearson_valence) : null,
-      };
+      const scratch = new Float64Array(test.length);
+      emobankStats[key(est, "pearson_arousal")] = (i, _, b) => pearson(pick(teE, i, scratch), goldArousal(i, b));
+      if (hasValence) emobankStats[key(est, "pearson_valence")] = (i, _, b) => pearson(pick(teV, i, scratch), goldValence(i, b));
     }
+  }
+  const epStats = bootstrapStatistics(episodes.length, epirecStats, spec, `${label}/epirec-episodes`);
+  const prStats = bootstrapStatistics(probes.length, probeStats, spec, `${label}/epirec-probes`);
+  const extraKey = (name: string) => `extra\u0001${name}`;
+  for (const [name, f] of Object.entries(emobankTestExtra)) emobankStats[extraKey(name)] = f;
+  const teStats = Object.keys(emobankStats).length > 0 ? bootstrapStatistics(test.length, emobankStats, spec, `${label}/emobank-test`) : {};
+  const emobankTest = Object.fromEntries(Object.keys(emobankTestExtra).map((name) => [name, teStats[extraKey(name)]!]));
+  const out: Record<string, EstimatorQuality> = {};
+  for (const est of estimators) {
+    const prE = probeE.get(est.name)!;
+    const gateRate: Record<string, number> = {};
+    for (const t of types)
+      gateRate[t] = pyRound(mean(probes.flatMap((q, i) => (q.type === t ? [prE[i]! >= SIGNIFICANCE_THRESHOLD ? 1 : 0] : []))), 4);
+    const valenceAgreement = epStats[key(est, "valence_agreement")];
+    const pearsonValence = teStats[key(est, "pearson_valence")];
     out[est.name] = {
       epirec_episodes: {
         n: episodes.length,
-        spearman_band: round(epStats.spearman_band!),
-        valence_agreement: epStats.valence_agreement ? round(epStats.valence_agreement) : null,
+        spearman_band: round(epStats[key(est, "spearman_band")]!),
+        valence_agreement: valenceAgreement ? round(valenceAgreement) : null,
       },
-      emobank_test: emobankBlock,
-      epirec_probes: { n: probes.length, auc_reflective: round(prStats.auc_reflective!), gate_rate: gateRate },
+      emobank_test: emobankRows.has(est.name)
+        ? {
+            n: test.length,
+            pearson_arousal: round(teStats[key(est, "pearson_arousal")]!),
+            pearson_valence: pearsonValence ? round(pearsonValence) : null,
+          }
+        : null,
+      epirec_probes: { n: probes.length, auc_reflective: round(prStats[key(est, "auc_reflective")]!), gate_rate: gateRate },
     };
   }
-  return out;
+  return { quality: out, emobankTest };
 }

@@ -58,6 +58,7 @@ export async function rankWithEstimators(
   const fires = new Map<string, Uint8Array>();
   const targets = probeTargets(corpus);
   const progress = new Progress(`exp7 (${embedder.name}): ranking`, { total: n * estimators.length });
+  const similarity: Float64Array[] = new Array<Float64Array>(n);
   for (const est of estimators) {
     const episodes = corpus.personas.flatMap((p) => p.episodes);
     const memE = await est.estimate(episodes.map((e) => e.text));
@@ -66,21 +67,33 @@ export async function rankWithEstimators(
     const cols = Object.fromEntries(MODES.map((m) => [m, new Uint8Array(n)])) as Record<Mode, Uint8Array>;
     let ei = 0;
     let pi = 0;
-    const groups = corpus.personas.map((persona) =>
-      personaGroup(
+    let qs = 0; // probe index over all personas, as rankGroups counts them
+    const groups = corpus.personas.map((persona) => {
+      const g = personaGroup(
         persona,
         EPISODIC_PROTOCOL.stored_C,
         corpus.referenceNowMs,
         vectors,
         () => ({ intensity: memE[ei++]!.intensity }),
         () => qE[pi++]!.intensity,
-      ),
-    );
+      );
+      // the stores hold the same vectors for every estimator: each probe's cosines come from the first pass
+      return {
+        ...g,
+        queries: g.queries.map((q) => {
+          const sim = similarity[qs++];
+          return sim ? { ...q, similarity: sim } : q;
+        }),
+      };
+    });
     const fire = rankGroups(
       groups,
       embedder,
       EXP7_STRATEGIES,
       {
+        query(qi, _, ctx) {
+          similarity[qi] ??= ctx.similarity();
+        },
         ranking(qi, si, order) {
           const r = rankOf(order, targets[qi]!);
           const hit = r >= 1 && r <= k ? 1 : 0;
@@ -160,7 +173,12 @@ export function compareToSimilarity(
   digits = 3,
   upperBounds: ReadonlySet<string> = new Set(),
 ): Map<string, { ci95: [number, number]; paired?: PairedVsSimilarity }> {
-  const metrics = [...columns].map(([key, v]) => ({ key, values: { value: Float64Array.from(idx, (i) => v[i]!) } }));
+  const at = (v: ArrayLike<number>) => {
+    const out = new Float64Array(idx.length); // a plain loop: Float64Array.from(idx, f) walks an iterator per item
+    for (let k = 0; k < idx.length; k++) out[k] = v[idx[k]!]!;
+    return out;
+  };
+  const metrics = [...columns].map(([key, v]) => ({ key, values: { value: at(v) } }));
   const u: Map<string, StrategyUncertainty> = strategyUncertainty(metrics, spec, label, digits, BASELINE);
   const base = metrics.find((m) => m.key === BASELINE)!;
   const family = (keys: (key: string) => boolean, stream: string) =>

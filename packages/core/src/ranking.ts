@@ -207,7 +207,18 @@ export class RankingContext {
     const key = `top${k}|${alpha}|${useQueryRelevance}`;
     let o = this.orderCache.get(key);
     if (!o) {
-      o = topOrder(this.fused(alpha, useQueryRelevance), k);
+      // similarity-only (α = 1) is a function of the cosines alone, so it is shared per similarity array, like fusedOrder's
+      const sim = alpha === 1 && useQueryRelevance ? this.similarity() : undefined;
+      const shared = sim ? similarityOrders.get(sim)?.order : undefined;
+      let tops = sim ? similarityTops.get(sim) : undefined;
+      o = shared ? shared.subarray(0, Math.min(k, shared.length)) : tops?.get(k);
+      if (!o) {
+        o = topOrder(this.fused(alpha, useQueryRelevance), k);
+        if (sim) {
+          if (!tops) similarityTops.set(sim, (tops = new Map()));
+          tops.set(k, o);
+        }
+      }
       this.orderCache.set(key, o);
     }
     return o;
@@ -251,6 +262,9 @@ export class RankingContext {
  * reruns LoCoMo once per emotion estimator) reuses it instead of sorting again.
  */
 const similarityOrders = new WeakMap<Float64Array, { order: Int32Array; ties: Int32Array | undefined }>();
+
+/** The similarity-only top k (fusedTop, α = 1) of each similarity array, per k: shared like similarityOrders. */
+const similarityTops = new WeakMap<Float64Array, Map<number, Int32Array>>();
 
 // Strategies from plugins run in the same process: no one may swap the methods every strategy ranks with.
 Object.freeze(RankingContext.prototype);

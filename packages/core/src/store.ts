@@ -137,7 +137,11 @@ export class MemoryStore {
     this.ensureCapacity(this.mems.length + 1);
     const i = this.mems.length;
     const dim = this.embedder.dim;
-    for (let j = 0; j < dim; j++) this.vectors[i * dim + j] = requireFinite(embedding[j], `embedding[${j}] of memory ${id}`);
+    for (let j = 0; j < dim; j++) {
+      const v = embedding[j];
+      // the message is only built for a bad value: building it for every element cost more than the copy
+      this.vectors[i * dim + j] = typeof v === "number" && Number.isFinite(v) ? v : requireFinite(v, `embedding[${j}] of memory ${id}`);
+    }
     this.norms[i] = blasNorm(this.vectors, dim, i * dim);
     this.E[i] = m.emotionalIntensity;
     this.C[i] = m.contextualRelevance;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cosine, HashingEmbedder, MemoryStore, type Embedder } from "../src/index.js";
-import { blasDot, blasNorm, fma, laneDot } from "../src/embedders/blas-dot.js";
+import { blasDot, blasDotAt, blasNorm, fma, laneDot, lanePositions } from "../src/embedders/blas-dot.js";
 import { prng, randInt } from "./prng.js";
 
 // ---- exact reference arithmetic with BigInt -------------------------------------------------
@@ -229,6 +229,34 @@ describe("blasDot (numpy/OpenBLAS ddot semantics)", () => {
     const y = vec(90);
     expect(Object.is(blasDot(x, y, 33, 5, 40), referenceDot(x.subarray(5, 38), y.subarray(40, 73)))).toBe(true);
     expect(Object.is(blasNorm(y, 20, 50), Math.sqrt(referenceDot(y.subarray(50, 70), y.subarray(50, 70))))).toBe(true);
+  });
+});
+
+describe("blasDotAt (blasDot over the non-zeros of a sparse x)", () => {
+  const rand = prng(5);
+  const vec = (n: number, zeros: number) =>
+    Float64Array.from({ length: n }, () => (rand() < zeros ? (rand() < 0.5 ? 0 : -0) : (rand() - 0.5) * 2 ** randInt(rand, -4, 4)));
+
+  it("equals blasDot bit for bit, signed zeros, NaN and the tail included", () => {
+    let visited = 0;
+    for (const n of [0, 1, 15, 16, 17, 33, 100, 256, 257, 384]) {
+      for (let t = 0; t < 8; t++) {
+        const x = vec(n, [0, 0.5, 0.9, 1][t % 4]!);
+        const y = vec(n, t < 4 ? 0.3 : 0.95);
+        if (t === 7 && n > 20) x[3] = Number.NaN;
+        const at = lanePositions(x);
+        expect(Array.from(at), `n=${n} trial ${t}`).toEqual(Array.from(x.subarray(0, n & -16)).flatMap((v, i) => (v !== 0 ? [i] : [])));
+        expect(Object.is(blasDotAt(at, x, y), blasDot(x, y)), `n=${n} trial ${t}`).toBe(true);
+        visited += at.length;
+      }
+    }
+    expect(visited).toBeLessThan(0.6 * 8 * [0, 1, 15, 16, 17, 33, 100, 256, 257, 384].reduce((a, n) => a + (n & -16), 0));
+  });
+
+  it("honours n", () => {
+    const x = vec(70, 0.8);
+    const y = vec(70, 0);
+    expect(Object.is(blasDotAt(lanePositions(x, 40), x, y, 40), blasDot(x, y, 40))).toBe(true);
   });
 });
 

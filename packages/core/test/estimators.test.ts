@@ -41,6 +41,31 @@ describe("VADER estimator", () => {
   it("reproduces VADER's published compound scores", () => {
     for (const [text, compound] of published) expect(vaderScores(text).compound, text).toBe(compound);
   });
+  // The port's own demo test (vader-sentiment 1.1.3, tests/SentimentIntensityAnalyzer_tests.js): whole score
+  // dicts. Most of these tokens carry punctuation ("funny!!!", "SUX!", "lol"), so they also check that the
+  // patched word splitting (patches/vader-sentiment@1.1.3.patch) strips it exactly as the port's table does.
+  const demo: [string, { neg: number; neu: number; pos: number; compound: number }][] = [
+    ["VADER is smart, handsome, and funny.", { neg: 0.0, neu: 0.254, pos: 0.746, compound: 0.8316 }],
+    ["VADER is not smart, handsome, nor funny.", { neg: 0.646, neu: 0.354, pos: 0.0, compound: -0.7424 }],
+    ["VADER is smart, handsome, and funny!", { neg: 0.0, neu: 0.248, pos: 0.752, compound: 0.8439 }],
+    ["VADER is very smart, handsome, and funny.", { neg: 0.0, neu: 0.299, pos: 0.701, compound: 0.8545 }],
+    ["VADER is VERY SMART, handsome, and FUNNY.", { neg: 0.0, neu: 0.246, pos: 0.754, compound: 0.9227 }],
+    ["VADER is VERY SMART, handsome, and FUNNY!!!", { neg: 0.0, neu: 0.233, pos: 0.767, compound: 0.9342 }],
+    ["VADER is VERY SMART, uber handsome, and FRIGGIN FUNNY!!!", { neg: 0.0, neu: 0.294, pos: 0.706, compound: 0.9469 }],
+    ["The book was good.", { neg: 0.0, neu: 0.508, pos: 0.492, compound: 0.4404 }],
+    ["The book was kind of good.", { neg: 0.0, neu: 0.657, pos: 0.343, compound: 0.3832 }],
+    [
+      "The plot was good, but the characters are uncompelling and the dialog is not great.",
+      { neg: 0.327, neu: 0.579, pos: 0.094, compound: -0.7042 },
+    ],
+    ["At least it isn't a horrible book.", { neg: 0.0, neu: 0.637, pos: 0.363, compound: 0.431 }],
+    ["Make sure you :) or :D today!", { neg: 0.0, neu: 0.294, pos: 0.706, compound: 0.8633 }],
+    ["Today SUX!", { neg: 0.779, neu: 0.221, pos: 0.0, compound: -0.5461 }],
+    ["Today only kinda sux! But I'll get by, lol", { neg: 0.179, neu: 0.569, pos: 0.251, compound: 0.2228 }],
+  ];
+  it("reproduces the port's own demo output, punctuation-stripped tokens included", () => {
+    for (const [text, scores] of demo) expect(vaderScores(text), text).toEqual(scores);
+  });
   it("maps |compound| to E and its sign to valence, with VADER's ±0.05 neutral band", async () => {
     const est = await vaderEstimator().estimate(published.map(([t]) => t).concat(["The meeting is on Tuesday."]));
     published.forEach(([, c], i) => {

@@ -57,4 +57,22 @@ describe("memoised orders", () => {
     expect(Array.from(o3)).toEqual(Array.from(o1));
     expect(Array.from(o1)).toEqual(Array.from(descendingOrder(sim)));
   });
+
+  it("similarity-only's top k over the same precomputed similarity is shared per k, and is the first k of a fresh sort", async () => {
+    const s = await store();
+    const q = { text: "dog park", vector: await s.embedder.embed("dog park") };
+    const first = s.context({ ...q, intensity: 0.1 }, now);
+    const sim = first.similarity();
+    const t3 = first.fusedTop(1, true, 3);
+    expect(Array.from(t3)).toEqual(Array.from(descendingOrder(sim)).slice(0, 3));
+    // a rerun over the same array (Exp. 7 reruns with other E) gets the same top, whatever else the context holds
+    const again = s.context({ ...q, intensity: 0.9, similarity: sim }, now);
+    expect(again.fusedTop(1, true, 3)).toBe(t3);
+    expect(Array.from(again.fusedTop(1, true, 2))).toEqual(Array.from(t3).slice(0, 2));
+    expect(again.fusedTop(0.5, true, 3)).not.toBe(t3);
+    const fresh = s.context({ ...q, similarity: Float64Array.from(sim) }, now);
+    const f3 = fresh.fusedTop(1, true, 3);
+    expect(f3).not.toBe(t3);
+    expect(Array.from(f3)).toEqual(Array.from(t3));
+  });
 });

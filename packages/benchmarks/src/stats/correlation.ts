@@ -169,13 +169,20 @@ export interface StatWithCi {
 const TWO_POW_32 = 4294967296;
 
 /**
+ * A statistic of a resample: its indices in draw order, the same resample as per-item multiplicities, and the
+ * resample's number (0 … samples − 1; −1 for the observed value), so statistics sharing a derived value can
+ * compute it once per resample. It must not keep or modify `idx` and `counts`: they are reused.
+ */
+export type ResampledStatistic = (idx: Int32Array, counts: Int32Array, resample: number) => number;
+
+/**
  * Percentile-bootstrap 95 % CIs of several statistics of the same n items, all computed on one shared
  * stream of resampled index sets (one per `label`). Each statistic gets the resampled indices (in draw
  * order) and the same resample as per-item multiplicities; the observed value uses the identity resample.
  */
 export function bootstrapStatistics(
   n: number,
-  stats: Record<string, (idx: Int32Array, counts: Int32Array) => number>,
+  stats: Record<string, ResampledStatistic>,
   spec: BootstrapSpec,
   label: string,
 ): Record<string, StatWithCi> {
@@ -183,6 +190,7 @@ export function bootstrapStatistics(
     throw new RangeError(`bootstrap "${label}": samples must be a positive integer, got ${spec.samples}`);
   if (n < 1) throw new RangeError(`bootstrap "${label}": no items`);
   const names = Object.keys(stats);
+  const fns = names.map((name) => stats[name]!);
   const identity = Int32Array.from({ length: n }, (_, i) => i);
   const draws = names.map(() => new Float64Array(spec.samples));
   const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
@@ -200,9 +208,7 @@ export function bootstrapStatistics(
       idx[i] = j;
       counts[j]!++;
     }
-    names.forEach((name, k) => {
-      draws[k]![b] = stats[name]!(idx, counts);
-    });
+    for (let k = 0; k < fns.length; k++) draws[k]![b] = fns[k]!(idx, counts, b);
   }
   progress.update(spec.samples);
   progress.finish();
@@ -211,16 +217,15 @@ export function bootstrapStatistics(
   const out: Record<string, StatWithCi> = {};
   names.forEach((name, k) => {
     const d = draws[k]!;
-    const value = stats[name]!(identity, ones);
+    const value = stats[name]!(identity, ones, -1);
     const finite = d.every((x) => Number.isFinite(x));
     out[name] = { value, ci95: finite ? (d.sort(), [d[lo]!, d[hi]!]) : null };
   });
   return out;
 }
 
-/** The items of `xs` at `idx`, as a new Float64Array. */
-export function pick(xs: ArrayLike<number>, idx: Int32Array): Float64Array {
-  const out = new Float64Array(idx.length);
+/** The items of `xs` at `idx`, as a new Float64Array (or into `out`, of length idx.length, reused across resamples). */
+export function pick(xs: ArrayLike<number>, idx: Int32Array, out = new Float64Array(idx.length)): Float64Array {
   for (let i = 0; i < idx.length; i++) out[i] = xs[idx[i]!]!;
   return out;
 }

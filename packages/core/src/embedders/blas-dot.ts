@@ -98,6 +98,42 @@ export function blasDot(x: ArrayLike<number>, y: ArrayLike<number>, n = x.length
 }
 
 /**
+ * The positions i < n − n mod 16 where x[i] ≠ 0 (NaN included), ascending: the only lane terms blasDot(x, ·, n)
+ * adds (it skips a zero factor), for blasDotAt.
+ */
+export function lanePositions(x: ArrayLike<number>, n = x.length): Int32Array {
+  const n1 = n & -16;
+  let k = 0;
+  for (let i = 0; i < n1; i++) if (x[i] !== 0) k++;
+  const out = new Int32Array(k);
+  k = 0;
+  for (let i = 0; i < n1; i++) if (x[i] !== 0) out[k++] = i;
+  return out;
+}
+
+/**
+ * blasDot(x, y, n) given `at` = lanePositions(x, n), bit for bit: the same fused multiply-adds in the same order in each
+ * lane, visiting only x's non-zeros — for a sparse x (a hashing embedding) compared with many y.
+ */
+export function blasDotAt(at: Int32Array, x: ArrayLike<number>, y: ArrayLike<number>, n = x.length): number {
+  const n1 = n & -16;
+  let dot = 0;
+  if (n1 > 0) {
+    lanes.fill(0);
+    for (let t = 0; t < at.length; t++) {
+      const i = at[t]!;
+      const b = y[i]!;
+      if (b === 0) continue;
+      const k = i & 15;
+      lanes[k] = fma(x[i]!, b, lanes[k]!);
+    }
+    dot = reduceLanes();
+  }
+  for (let i = n1; i < n; i++) dot = fma(y[i]!, x[i]!, dot);
+  return dot;
+}
+
+/**
  * The same sixteen lanes and reduction tree as blasDot, with a rounded multiply and a rounded add in place of
  * each fused multiply-add: for model vectors (neural embedders), whose values are compared within a measured
  * tolerance rather than bit for bit (docs/reproducibility.md). About ten times faster than the emulated fma;

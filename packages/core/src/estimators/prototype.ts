@@ -5,7 +5,7 @@
  * percentile among reference sentences (EmoBank train text, labels unused); valence is the nearer
  * of the positive, negative and neutral exemplar sets.
  */
-import { blasDot, blasNorm, laneDot } from "../embedders/blas-dot.js";
+import { blasDotAt, blasNorm, laneDot, lanePositions } from "../embedders/blas-dot.js";
 import type { Embedder } from "../embedders/embedder.js";
 import { calibrate, quantilesOf } from "./calibration.js";
 import type { EmotionEstimate, EmotionEstimator } from "./estimator.js";
@@ -49,18 +49,18 @@ const exemplarNorms = new WeakMap<Float64Array, number>();
 
 /**
  * Mean cosine of `v` to a set of exemplars, with v's norm taken once and each exemplar's norm cached. The dot is
- * the retrieval's own (core's ranking): numpy-exact `blasDot` for exact embedders, so `cosine(v, u)` bit for bit;
- * `laneDot` for model vectors, whose values are compared within a measured tolerance (docs/reproducibility.md).
+ * the retrieval's own (core's ranking): for exact embedders numpy-exact, visiting only v's non-zeros (`at` =
+ * lanePositions(v); blasDotAt is blasDot bit for bit, and a hashing embedding has a few dozen), so `cosine(v, u)`
+ * bit for bit; for model vectors (`at` undefined) `laneDot`, whose values are compared within a measured tolerance
+ * (docs/reproducibility.md).
  */
-function meanCosine(v: Float64Array, set: readonly Float64Array[], modelVectors: boolean): number {
-  const nv = blasNorm(v);
-  const dot = modelVectors ? laneDot : blasDot;
+function meanCosine(v: Float64Array, at: Int32Array | undefined, nv: number, set: readonly Float64Array[]): number {
   let s = 0;
   for (const u of set) {
-    if (u.length !== v.length) throw new RangeError(`prototype: dimension mismatch (${v.length} vs ${u.length})`);
+    if (u.length !== v.length) throw new RangeError(`cosine: dimension mismatch (${v.length} vs ${u.length})`);
     let nu = exemplarNorms.get(u);
     if (nu === undefined) exemplarNorms.set(u, (nu = blasNorm(u)));
-    s += nv === 0 || nu === 0 ? 0 : dot(v, u) / (nv * nu);
+    s += nv === 0 || nu === 0 ? 0 : (at ? blasDotAt(at, v, u) : laneDot(v, u)) / (nv * nu);
   }
   return s / set.length;
 }
@@ -90,10 +90,11 @@ export function prototypeScore(
   space: PrototypeSpace,
   v: Float64Array,
 ): { score: number; positive: number; negative: number; neutral: number } {
-  const fast = space.modelVectors === true;
-  const positive = meanCosine(v, space.positive, fast);
-  const negative = meanCosine(v, space.negative, fast);
-  const neutral = meanCosine(v, space.neutral, fast);
+  const at = space.modelVectors === true ? undefined : lanePositions(v);
+  const nv = blasNorm(v);
+  const positive = meanCosine(v, at, nv, space.positive);
+  const negative = meanCosine(v, at, nv, space.negative);
+  const neutral = meanCosine(v, at, nv, space.neutral);
   return { score: Math.max(positive, negative) - neutral, positive, negative, neutral };
 }
 
