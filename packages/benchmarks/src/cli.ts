@@ -20,9 +20,10 @@ import {
   embedderOption,
   embedderSettings,
   intOption,
+  rankingsDepthOption,
 } from "./options.js";
 import { offlineFromEnv, parseEnvFlag } from "@persode/util";
-import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
+import { DEFAULT_RANKINGS_DEPTH, DEFAULT_SAMPLES, DEFAULT_SEED, type RankingsDepth } from "./defaults.js";
 import { StagedResults, resultsFolder } from "./staging.js";
 import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
 import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
@@ -48,6 +49,8 @@ Options:
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES}, at most ${MAX_SAMPLES})
+  --rankings-depth D  exp5 and all: turns per line of the LoCoMo rankings files, a positive integer or full
+                      (every turn; default ${DEFAULT_RANKINGS_DEPTH}); metrics always read the full rankings
   --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
   -h, --help          this text
 
@@ -77,15 +80,17 @@ const OPTIONS = {
   dtype: { type: "string" },
   "allow-missing": { type: "boolean" },
   report: { type: "string" },
+  "rankings-depth": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** Options an experiment target (exp1–6, all) reads; each other target lists its own below. */
+/** Options an experiment target reads when its catalog entry lists none of its own (exp6, exp7); each other target lists its own below. */
 const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "samples", "plugin"] as const;
 
-/** The options each non-experiment target reads. */
+/** The options each non-experiment target reads, and `all` (the experiments' options and Exp. 5's --rankings-depth). */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
+  all: [...EXPERIMENT_OPTIONS, "rankings-depth"],
   "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name", "embedder"],
   "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples", "report", "name"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
@@ -180,6 +185,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
     const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
     const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
+    const rankingsDepth = rankingsDepthOption(values["rankings-depth"], DEFAULT_RANKINGS_DEPTH);
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
     if (target === "longmemeval-eval") return await longmemevalEval(values, { seed, samples }, hooks);
@@ -226,7 +232,9 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     }
     // Everything is written into a staging copy of `out` and published together at the end.
     const folder = out!;
-    await StagedResults.within(folder, (staged) => runExperiments(selected, staged, { target, names, values, seed, samples }, hooks));
+    await StagedResults.within(folder, (staged) =>
+      runExperiments(selected, staged, { target, names, values, seed, samples, rankingsDepth }, hooks),
+    );
     return 0;
   } catch (e) {
     if (e instanceof Interrupted) {
@@ -248,7 +256,7 @@ type BenchValues = ReturnType<typeof parseBenchArgs>["values"];
 async function runExperiments(
   selected: RunnableExperiment[],
   staged: StagedResults,
-  run: { target: string; names: readonly string[]; values: BenchValues; seed: number; samples: number },
+  run: { target: string; names: readonly string[]; values: BenchValues; seed: number; samples: number; rankingsDepth: RankingsDepth },
   hooks: RunHooks,
 ): Promise<void> {
   const { target, names, values } = run;
@@ -280,6 +288,7 @@ async function runExperiments(
         embedder: built ? async () => built.embedder : hashing,
         seed: run.seed,
         samples: run.samples,
+        rankingsDepth: run.rankingsDepth,
         locomo,
         epirec,
         longmemeval,
