@@ -123,9 +123,13 @@ export async function runLocomoEval(o: {
   }
   const p = scored.report.protocols["persode/original"]!.values;
   const a = scored.report.protocols["all/original"]!.values;
-  const missing = scored.report.rankings.missing_scored_empty;
+  const { missing_scored_empty: missing, truncated, turns_per_line: turns } = scored.report.rankings;
   process.stdout.write(
-    `${scored.report.rankings.lines} rankings scored${missing > 0 ? `; ${missing} missing question(s) scored as empty rankings (--allow-missing)` : ""}: turn.recall@5 ${p["turn.recall@5"]} (persode/original), session.any@5 ${a["session.any@5"]} (all/original)\nreport written to ${o.output}\n`,
+    `${scored.report.rankings.lines} rankings scored${missing > 0 ? `; ${missing} missing question(s) scored as empty rankings (--allow-missing)` : ""}: turn.recall@5 ${p["turn.recall@5"]} (persode/original), session.any@5 ${a["session.any@5"]} (all/original)\n` +
+      (truncated > 0
+        ? `note: ${truncated} ranking(s) are truncated (the shortest lists ${turns.min} turn(s)): turn.mrr is MRR at the ranking's length and session measures see only the listed turns (rankings.truncation in the report)\n`
+        : "") +
+      `report written to ${o.output}\n`,
   );
   return 0;
 }

@@ -2,8 +2,9 @@
  * `pnpm bench locomo-eval`: an outside system's LoCoMo rankings scored under every protocol of the ladder
  * (docs/spec.md §11) with bootstrap CIs, and compared, question by question, with each built-in strategy.
  * Rankings are JSONL, one question per line: `sample_id`, `qa_index` (0-based into the conversation's `qa`) and
- * `ranked_dia_ids` — what Exp. 5 writes. Rankings may be truncated; lines may come in any order; other fields
- * are ignored, except an optional `latency_ms`, which is summarised.
+ * `ranked_dia_ids` — what Exp. 5 writes. Rankings may be truncated (Exp. 5's own files list 100 turns unless written
+ * with `--rankings-depth full`): the report counts them and says what a truncated ranking measures. Lines may come in
+ * any order; other fields are ignored, except an optional `latency_ms`, which is summarised.
  */
 import type { LocomoDataset } from "@persode/datasets";
 import { pyRound } from "@persode/util";
@@ -181,9 +182,33 @@ export function pairedWithBuiltins(
   return out;
 }
 
+/**
+ * What a file of truncated rankings measures: a turn past a ranking's end is not retrieved, so @k measures are
+ * those of the full ranking only for k up to the ranking's length, and MRR and the session-level measures are the
+ * truncated ranking's (an MRR at the ranking's length; sessions ranked among the sessions the listed turns reach).
+ */
+function truncationNote(truncated: number, shortest: number): string {
+  return (
+    `${truncated} ranking(s) list fewer turns than their conversation holds (the shortest ${shortest}): a turn past a ranking's end is ` +
+    `not retrieved, so turn-level @k measures equal the full ranking's only for k <= the ranking's length, turn.mrr is MRR at ` +
+    `the ranking's length (a first gold turn past the end scores 0, e.g. MRR@100 for Exp. 5's default rankings files), and ` +
+    `session measures rank only the sessions the listed turns reach; score rankings written with --rankings-depth full to ` +
+    `compare with Exp. 5's own values of those measures`
+  );
+}
+
 /** What `locomo-eval` reports for an outside system. */
 export interface LocomoEvalReport {
-  rankings: { lines: number; missing_scored_empty: number; ranked_outside_every_set: number; truncated: number };
+  rankings: {
+    lines: number;
+    missing_scored_empty: number;
+    ranked_outside_every_set: number;
+    truncated: number;
+    /** Turns listed per line, the fewest and the most. */
+    turns_per_line: { min: number; max: number };
+    /** When some ranking is truncated: what the measures of a truncated ranking are (truncationNote). */
+    truncation?: string;
+  };
   protocols: Record<string, FamilyScores>;
   latency_ms?: { n: number; p50: number; p95: number };
 }
@@ -214,7 +239,11 @@ export function evaluateLocomoRankings(
   const convOf = new Map(data.conversations.map((c, i) => [c.sampleId, i]));
   const orders = new Map<string, Int32Array>();
   let truncated = 0;
+  let shortest = Infinity;
+  let longest = 0;
   for (const l of lines) {
+    shortest = Math.min(shortest, l.ids.length);
+    longest = Math.max(longest, l.ids.length);
     const ci = convIndex[convOf.get(l.sampleId)!]!;
     orders.set(
       `${l.sampleId}#${l.qaIndex}`,
@@ -243,6 +272,8 @@ export function evaluateLocomoRankings(
       missing_scored_empty: missing.length,
       ranked_outside_every_set: lines.filter((l) => !needed.has(`${l.sampleId}#${l.qaIndex}`)).length,
       truncated,
+      turns_per_line: { min: shortest, max: longest },
+      ...(truncated > 0 ? { truncation: truncationNote(truncated, shortest) } : {}),
     },
     protocols,
   };

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { embedderNames, type EmbedderOptions } from "@persode/core/embedders";
 import { DECLARED_MODELS } from "@persode/datasets/models";
 import { offlineFromEnv } from "@persode/util";
+import type { RankingsDepth } from "./defaults.js";
 
 /** A user error on the command line: printed without a stack trace, exit code 2. */
 export class UsageError extends Error {}
@@ -24,6 +25,22 @@ export function intOption(value: unknown, name: string, fallback: number, min = 
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n > max) throw new UsageError(`--${name} must be at most ${max}, got ${value}`);
   if (n < min) throw new UsageError(`--${name} must be at least ${min}, got ${n}`);
+  return n;
+}
+
+/**
+ * `--rankings-depth N|full`: how many turns each line of the LoCoMo rankings files lists — a positive integer,
+ * or `full` for every turn; the default (absent) is `fallback`. Anything else is a usage error saying what is accepted.
+ */
+export function rankingsDepthOption(value: unknown, fallback: RankingsDepth): RankingsDepth {
+  if (value === undefined) return fallback;
+  if (value === "full") return "full";
+  const n = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(
+      `--rankings-depth must be a positive integer (turns per ranking line) or "full" (every turn), got "${String(value)}"; e.g. --rankings-depth 100 or --rankings-depth full`,
+    );
+  }
   return n;
 }
 

@@ -32,6 +32,7 @@ import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
 import { UsageError, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
 import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./result-records.js";
+import { DEFAULT_RANKINGS_DEPTH } from "./defaults.js";
 
 const USAGE = `Usage: pnpm bench:perf [--embedder NAME] [--model ID] [--dtype D] [--repeat N]
        pnpm bench:perf --embedding [--texts-out FILE]
@@ -182,6 +183,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
           embedder: async () => embedder,
           seed: DEFAULT_SEED,
           samples: DEFAULT_SAMPLES,
+          rankingsDepth: DEFAULT_RANKINGS_DEPTH,
           locomo: async () => locomo,
           epirec: async () => epirec,
           longmemeval: () => loadLongMemEval(),

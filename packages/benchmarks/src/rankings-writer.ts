@@ -1,9 +1,9 @@
 /**
- * Builds a rankings JSONL file as bytes: one line per query, each ending in a full ranking written
- * as a JSON array with Python's `json.dumps` spacing (", "), so files diff cleanly against the
- * reference's. Ids are encoded once (`encodeIds`), each with its ", " separator, into fixed-width
- * 32-bit words: writing one ranked id is a few unaligned word stores and a length add, no strings,
- * no per-byte loop (the LoCoMo rankings are ≈ 11 M ids per embedder run).
+ * Builds a rankings JSONL file as bytes: one line per query, each ending in its ranking — the whole of it, or
+ * its first `depth` ids — written as a JSON array with Python's `json.dumps` spacing (", "), so files diff
+ * cleanly against the reference's. Ids are encoded once (`encodeIds`), each with its ", " separator, into
+ * fixed-width 32-bit words: writing one ranked id is a few unaligned word stores and a length add, no strings,
+ * no per-byte loop; only the ids written are touched, so the cost scales with the depth.
  */
 export class RankingsWriter {
   private buf: Buffer;
@@ -11,11 +11,26 @@ export class RankingsWriter {
   private len = 0;
   /** The last ranking written and where its array bytes sit, so a repeated (query-independent) ranking is one memmove. */
   private last?: { order: Int32Array; ids: EncodedIds; from: number; to: number };
+  /** Lines written so far, and the fewest and most ids one of them lists. */
+  private stats = { lines: 0, minIds: Infinity, maxIds: 0 };
 
-  /** `capacity`: initial buffer size in bytes (it grows as needed; a good estimate saves the copies of growing). */
-  constructor(capacity = 1 << 20) {
+  /**
+   * `capacity`: initial buffer size in bytes (it grows as needed; a good estimate saves the copies of growing).
+   * `depth`: ids written per line at most (a ranking's first `depth`; Infinity, the default: every id).
+   */
+  constructor(
+    capacity = 1 << 20,
+    readonly depth = Infinity,
+  ) {
+    if (!(depth === Infinity || (Number.isSafeInteger(depth) && depth >= 1)))
+      throw new RangeError(`RankingsWriter: depth must be a positive integer or Infinity, got ${depth}`);
     this.buf = Buffer.allocUnsafe(Math.max(64, capacity));
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
+  }
+
+  /** How many ids a line of a ranking of `size` items lists: min(size, depth). */
+  written(size: number): number {
+    return Math.min(size, this.depth);
   }
 
   /** The ids of one store as JSON strings (`"D1:3"`), encoded once for `line()`. */
@@ -34,28 +49,32 @@ export class RankingsWriter {
     return { words, width, length };
   }
 
-  /** Append `prefix` + the ranking as a JSON array + `suffix` + "\n". */
+  /** Append `prefix` + the ranking's first `written(order.length)` ids as a JSON array + `suffix` + "\n". */
   line(prefix: string, order: Int32Array, ids: EncodedIds, suffix = "}"): void {
+    const n = this.written(order.length);
+    const st = this.stats;
+    st.lines++;
+    if (n < st.minIds) st.minIds = n;
+    if (n > st.maxIds) st.maxIds = n;
     this.text(prefix);
     const last = this.last;
     if (last && last.order === order && last.ids === ids) {
-      const n = last.to - last.from;
-      this.ensure(n);
+      const bytes = last.to - last.from;
+      this.ensure(bytes);
       this.buf.copyWithin(this.len, last.from, last.to);
-      this.last = { order, ids, from: this.len, to: this.len + n };
-      this.len += n;
+      this.last = { order, ids, from: this.len, to: this.len + bytes };
+      this.len += bytes;
       this.text(suffix + "\n");
       return;
     }
     const { words, width, length } = ids;
     // every id takes at most width words; the bytes stored past an id's end are overwritten by the next one
-    this.ensure(2 + order.length * width * 4);
+    this.ensure(2 + n * width * 4);
     const buf = this.buf;
     const dv = this.view;
     const from = this.len;
     let len = from;
     buf[len++] = 0x5b; // [
-    const n = order.length;
     if (width === 3) {
       for (let r = 0; r < n; r++) {
         const i = order[r]!;
@@ -92,6 +111,12 @@ export class RankingsWriter {
     return new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.len);
   }
 
+  /** Lines written so far and the fewest and most ids a line lists (0 and 0 before the first line). */
+  counts(): { lines: number; idsPerLine: { min: number; max: number } } {
+    const { lines, minIds, maxIds } = this.stats;
+    return { lines, idsPerLine: lines === 0 ? { min: 0, max: 0 } : { min: minIds, max: maxIds } };
+  }
+
   private text(s: string): void {
     this.ensure(s.length * 3);
     this.len += this.buf.write(s, this.len, "utf8");
@@ -113,10 +138,14 @@ export class RankingsWriter {
 /**
  * The end of a rankings line: `}`, or `, "near_ties": [p, …]}` when some adjacent ranks of a model run scored
  * within the tie threshold, so the results checker accepts a CPU's reordering there and nowhere else
- * (docs/reproducibility.md). Exact runs never have near-ties recorded, so their lines are unchanged.
+ * (docs/reproducibility.md). Exact runs never have near-ties recorded, so their lines are unchanged. A line
+ * listing only its ranking's first `written` ids keeps the positions p < written: p = written − 1 says that its
+ * last id tied with the first one not written.
  */
-export function lineEnd(nearTies: Int32Array | undefined): string {
-  return nearTies && nearTies.length > 0 ? `, "near_ties": [${Array.from(nearTies).join(", ")}]}` : "}";
+export function lineEnd(nearTies: Int32Array | undefined, written = Infinity): string {
+  if (!nearTies || nearTies.length === 0) return "}";
+  const kept = written === Infinity ? Array.from(nearTies) : Array.from(nearTies).filter((p) => p < written);
+  return kept.length > 0 ? `, "near_ties": [${kept.join(", ")}]}` : "}";
 }
 
 /**

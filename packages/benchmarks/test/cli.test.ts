@@ -86,6 +86,7 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
       "--out",
       "--seed",
       "--samples",
+      "--rankings-depth",
     ]) {
       expect(r.stdout).toContain(word);
     }
@@ -164,6 +165,26 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     });
   }
 
+  for (const [target, bad] of [
+    ["exp5", "0"],
+    ["exp5", "-3"],
+    ["exp5", "1.5"],
+    ["exp5", "deep"],
+    ["exp5", ""],
+    ["all", "Full"],
+    ["locomo", "1e3"],
+  ] as const) {
+    it(`${target} --rankings-depth ${JSON.stringify(bad)}: refused up front, saying what is accepted`, () => {
+      const out = freshDir("bad-depth");
+      const r = bench([target, "--rankings-depth", bad, "--out", out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `--rankings-depth must be a positive integer (turns per ranking line) or "full" (every turn), got "${bad}"`,
+      );
+      expect(listFiles(out)).toEqual([]);
+    });
+  }
+
   it("--samples 0", () => {
     const r = bench(["exp5", "--samples", "0", "--out", freshDir("bad-samples")]);
     expect(r.code).toBe(2);
@@ -189,6 +210,9 @@ describe("usage errors exit 2 with a message; --help exits 0", () => {
     [["exp2", "--seed", "3", "--embedder", "hashing"], "--seed, --embedder"],
     [["exp4", "--seed", "3"], "--seed"],
     [["exp3", "--samples", "10"], "--samples"],
+    [["exp6", "--rankings-depth", "10"], "--rankings-depth"],
+    [["exp7", "--rankings-depth", "full"], "--rankings-depth"],
+    [["locomo-eval", "--rankings", "r.jsonl", "--output", "o.json", "--rankings-depth", "10"], "--rankings-depth"],
   ] as const) {
     it(`an option the target does not read is refused, not ignored: ${argv.join(" ")}`, () => {
       const cwd = freshDir("unused-option");
@@ -282,6 +306,7 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
       "exp5_locomo_extended.json",
       "exp5_locomo_protocols.json",
       ...ALL_SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
+      "exp5_locomo_rankings/rankings.json",
       "timings.json",
     ]);
   });
@@ -347,14 +372,47 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     }
   });
 
-  it("writes one ranking line per included question", () => {
-    for (const s of SLUGS) {
+  it("writes one ranking line per included question, each with its ranking's top 100 turns (the default depth)", () => {
+    for (const s of ALL_SLUGS) {
       const lines = readFileSync(join(out, "exp5_locomo_rankings", `hashing_${s}.jsonl`), "utf8").split("\n");
       expect(lines.at(-1)).toBe("");
       expect(lines).toHaveLength(1536);
       const first = JSON.parse(lines[0]!) as Record<string, unknown>;
       expect(Object.keys(first)).toEqual(["sample_id", "qa_index", "category", "gold", "ranked_dia_ids"]);
+      // every conversation holds more than 100 turns, so every line lists exactly 100, each once
+      for (const l of lines.slice(0, -1)) {
+        const ids = (JSON.parse(l) as { ranked_dia_ids: string[] }).ranked_dia_ids;
+        expect(ids).toHaveLength(100);
+        expect(new Set(ids).size).toBe(100);
+      }
     }
+  });
+
+  it("writes the rankings folder's manifest: depth 100, embedder, data, questions, and each file's lines, turns per line, bytes and sha256", () => {
+    const m = json(join(out, "exp5_locomo_rankings", "rankings.json")) as {
+      about: string;
+      runs: Record<string, Record<string, unknown> & { files: Record<string, unknown>[] }>;
+    };
+    expect(Object.keys(m)).toEqual(["about", "runs"]);
+    expect(m.about).toContain("--rankings-depth full");
+    expect(Object.keys(m.runs)).toEqual(["hashing"]);
+    const { files, ...rest } = m.runs.hashing!;
+    expect(rest).toEqual({
+      embedder: { name: "hashing", id: "hashing-md5-256", dim: 256 },
+      data_sha256: LOCOMO.sha256,
+      generated_by: "pnpm bench exp5",
+      depth: 100,
+      questions: 1535,
+      turns_per_conversation: { min: 369, max: 689 },
+    });
+    expect(files.map((f) => f.slug)).toEqual([...ALL_SLUGS]);
+    for (const f of files) {
+      const bytes = readFileSync(join(out, "exp5_locomo_rankings", f.file as string));
+      expect(f.file).toBe(`hashing_${f.slug as string}.jsonl`);
+      expect(f).toMatchObject({ lines: 1535, turns_per_line: { min: 100, max: 100 }, bytes: bytes.length });
+      expect(f.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+    }
+    expect(files.map((f) => f.strategy)).toEqual(extendedStrategies().map((s) => s.key));
   });
 
   it("audited gold: recomputed here from the rankings files and the audit, the scores agree", async () => {
@@ -487,6 +545,53 @@ describe("exp5 --out DIR (needs the pinned LoCoMo file)", () => {
     const bm25 = strategies.strategies.bm25! as Record<string, unknown>;
     expect(bm25["evidence_recall@5"] as number).toBeGreaterThan(paper["similarity-only"]!["evidence_recall@5"] as number);
     expect((bm25.vs_similarity as Record<string, { significant: boolean }>)["evidence_recall@5"]!.significant).toBe(true);
+  });
+
+  describe("--rankings-depth full", () => {
+    let full: string;
+    let fullRun: CliRun;
+
+    beforeAll(() => {
+      full = freshDir("exp5-full");
+      fullRun = bench(["exp5", "--rankings-depth", "full", "--out", full]);
+    });
+
+    it("writes every turn of the conversation per line; the default files are its first 100; no results file changes", () => {
+      expect(fullRun.stderr).toBe("");
+      expect(fullRun.code).toBe(0);
+      expect(listFiles(full)).toEqual(listFiles(out));
+      for (const f of ["exp5_locomo.json", "exp5_locomo_audited.json", "exp5_locomo_extended.json", "exp5_locomo_protocols.json"])
+        expect(readFileSync(join(full, f)).equals(readFileSync(join(out, f))), f).toBe(true);
+      for (const s of ALL_SLUGS) {
+        const whole = readFileSync(join(full, "exp5_locomo_rankings", `hashing_${s}.jsonl`), "utf8")
+          .trimEnd()
+          .split("\n");
+        const top = readFileSync(join(out, "exp5_locomo_rankings", `hashing_${s}.jsonl`), "utf8")
+          .trimEnd()
+          .split("\n");
+        expect(whole).toHaveLength(top.length);
+        whole.forEach((line, i) => {
+          const a = JSON.parse(line) as { sample_id: string; ranked_dia_ids: string[] };
+          const b = JSON.parse(top[i]!) as { sample_id: string; ranked_dia_ids: string[] };
+          expect({ ...a, ranked_dia_ids: [] }).toEqual({ ...b, ranked_dia_ids: [] });
+          expect(a.ranked_dia_ids.length).toBeGreaterThanOrEqual(369);
+          expect(new Set(a.ranked_dia_ids).size).toBe(a.ranked_dia_ids.length);
+          expect(a.ranked_dia_ids.slice(0, 100)).toEqual(b.ranked_dia_ids);
+        });
+      }
+      const m = json(join(full, "exp5_locomo_rankings", "rankings.json")) as {
+        runs: Record<string, { depth: unknown; files: { turns_per_line: unknown; sha256: string; file: string }[] }>;
+      };
+      expect(m.runs.hashing!.depth).toBe("full");
+      for (const f of m.runs.hashing!.files) {
+        expect(f.turns_per_line).toEqual({ min: 369, max: 689 });
+        expect(f.sha256).toBe(
+          createHash("sha256")
+            .update(readFileSync(join(full, "exp5_locomo_rankings", f.file)))
+            .digest("hex"),
+        );
+      }
+    });
   });
 });
 

@@ -91,6 +91,7 @@ describe("two runs of exp3, exp5 and exp6 (needs the pinned datasets)", () => {
       "exp5_locomo_extended.json",
       "exp5_locomo_protocols.json",
       ...ALL_SLUGS.map((s) => `exp5_locomo_rankings/hashing_${s}.jsonl`).sort(),
+      "exp5_locomo_rankings/rankings.json",
       "exp6_epirec.json",
       "exp6_epirec_extended.json",
       ...ALL_SLUGS.flatMap((s) => [`exp6_epirec_rankings/hashing_${s}.jsonl`, `exp6_epirec_rankings/hashing_${s}.official.json`]).sort(),

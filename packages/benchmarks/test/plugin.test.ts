@@ -71,6 +71,15 @@ describe("a strategy registered by --plugin appears everywhere", () => {
     );
     const files = listFiles(out);
     expect(files).toContain(join("exp5_locomo_rankings", "hashing_recency-boosted.jsonl"));
+    // the rankings folder's manifest lists the plugin's file like a built-in strategy's
+    const manifest = JSON.parse(readFileSync(join(out, "exp5_locomo_rankings", "rankings.json"), "utf8")).runs.hashing;
+    expect(manifest.depth).toBe(100);
+    expect(manifest.files.find((f: { slug: string }) => f.slug === "recency-boosted")).toMatchObject({
+      file: "hashing_recency-boosted.jsonl",
+      strategy: KEY,
+      lines: 1535,
+      turns_per_line: { min: 100, max: 100 },
+    });
     expect(files).toContain(join("exp6_epirec_rankings", "hashing_recency-boosted.jsonl"));
     expect(files).toContain(join("exp6_epirec_rankings", "hashing_recency-boosted.official.json"));
     const lines = readFileSync(join(out, "exp6_epirec_rankings", "hashing_recency-boosted.jsonl"), "utf8")

@@ -102,6 +102,31 @@ describe("locomo-eval", async () => {
     expect(report.latency_ms!.n).toBeGreaterThan(100);
   });
 
+  it("says what truncated rankings measure (MRR at the ranking's length, sessions of the listed turns); a full ranking needs no note", () => {
+    const file = join(FIXTURES, "locomo-rankings.jsonl");
+    const lines = parseLocomoRankings(readFileSync(file, "utf8"), file, data);
+    const { report } = evaluateLocomoRankings(data, families, lines, file, SPEC, true);
+    expect(report.rankings.truncated).toBe(lines.length);
+    const lengths = lines.map((l) => l.ids.length);
+    expect(report.rankings.turns_per_line).toEqual({ min: Math.min(...lengths), max: Math.max(...lengths) });
+    expect(report.rankings.truncation).toMatch(
+      new RegExp(
+        `^${lines.length} ranking\\(s\\) list fewer turns than their conversation holds \\(the shortest ${Math.min(...lengths)}\\)`,
+      ),
+    );
+    expect(report.rankings.truncation).toMatch(/turn\.mrr is MRR at the ranking's length/);
+    expect(report.rankings.truncation).toMatch(/session measures rank only the sessions the listed turns reach/);
+    expect(report.rankings.truncation).toContain("--rankings-depth full");
+    // one question ranked over its whole conversation: nothing truncated, no note
+    const conv = data.conversations[0]!;
+    const every = conv.sessions.flatMap((x) => x.turns.map((t) => t.diaId));
+    const whole = parseLocomoRankings(line({ sample_id: conv.sampleId, qa_index: 0, ranked_dia_ids: every }), "r.jsonl", data);
+    const full = evaluateLocomoRankings(data, families, whole, "r.jsonl", SPEC, true).report.rankings;
+    expect(full.truncated).toBe(0);
+    expect(full.turns_per_line).toEqual({ min: every.length, max: every.length });
+    expect(full.truncation).toBeUndefined();
+  });
+
   it("refuses malformed JSON, a non-object and bad fields, naming the line", () => {
     const p = (t: string) => () => parseLocomoRankings(t, "r.jsonl", data);
     expect(p(`${line({})}\n{oops`)).toThrow(/r\.jsonl:2: not valid JSON/);
@@ -199,6 +224,10 @@ describe("locomo-eval", async () => {
       "hashing",
     ]);
     expect(r.code, r.stderr).toBe(0);
+    // the fixture's rankings are short: the command says what that means for MRR and the session measures
+    expect(r.stdout).toMatch(
+      /\nnote: \d+ ranking\(s\) are truncated \(the shortest lists 1 turn\(s\)\): turn\.mrr is MRR at the ranking's length/,
+    );
     const named = readFileSync(join(dir, "named.json"), "utf8");
     const doc = JSON.parse(named) as {
       paired: { against: string; embedder: { name: string }; families: Record<string, Record<string, unknown>> };

@@ -18,6 +18,7 @@ import { mean, pstdev, rankingMetrics } from "../metrics.js";
 import { RankingsWriter, lineEnd } from "../rankings-writer.js";
 import { rankGroups, type RankingGroup, type GroupQuery } from "../ranking-loop.js";
 import { inPhase } from "../phases.js";
+import { DEFAULT_RANKINGS_DEPTH, type RankingsDepth } from "../defaults.js";
 
 /** LoCoMo QA categories 1–4 named by the dataset's one category map (5, adversarial, is excluded a priori). */
 export const LOCOMO_CATEGORIES: Record<number, string> = Object.fromEntries(
@@ -139,11 +140,22 @@ export interface Exp5Hooks {
   onRanking?(q: LocomoQuestion, strategy: RetrievalStrategy, order: Int32Array, diaIds: readonly string[]): void;
 }
 
-/** Exp. 5 output: the results object for one embedder plus every full ranking. */
+/** How runExp5 writes its rankings files (nothing here changes a metric: those are computed on the full rankings). */
+export interface Exp5Options {
+  /** Turns per line of the rankings files: a ranking's first N, or "full" for all (default DEFAULT_RANKINGS_DEPTH). */
+  rankingsDepth?: RankingsDepth;
+}
+
+/** Exp. 5 output: the results object for one embedder plus every ranking (each to the depth asked for). */
 export interface Exp5Run {
   run: Record<string, unknown>;
-  /** Per strategy (the paper's, then the extended set), the rankings JSONL file as bytes. */
-  rankings: { strategy: RetrievalStrategy; jsonl: Uint8Array }[];
+  /** Turns per line the rankings files were written to. */
+  rankingsDepth: RankingsDepth;
+  /**
+   * Per strategy (the paper's, then the extended set), the rankings JSONL file as bytes, its line count and the
+   * fewest and most turns a line lists.
+   */
+  rankings: { strategy: RetrievalStrategy; jsonl: Uint8Array; lines: number; idsPerLine: { min: number; max: number } }[];
   /** `runs.<embedder>` of the extended results file: every strategy of the extended set. */
   extended: Record<string, unknown>;
   questions: number;
@@ -154,9 +166,18 @@ export interface Exp5Run {
  * Exp. 5 — LoCoMo (Maharana et al., ACL 2024): one store per conversation, one memory per turn,
  * every strategy ranks the whole store for every included question; evidence recall@5/@10,
  * hit@5/@10 and MRR, by category and by conversation, with bootstrap CIs. The extended strategies
- * rank the same stores for the same questions; the paper-format run keeps only the paper's strategies.
+ * rank the same stores for the same questions; the paper-format run keeps only the paper's strategies. Every metric
+ * reads the full ranking; the rankings files list each ranking's first `options.rankingsDepth` turns (default 100).
  */
-export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: BootstrapSpec, hooks: Exp5Hooks = {}): Promise<Exp5Run> {
+export async function runExp5(
+  data: LocomoDataset,
+  embedder: Embedder,
+  spec: BootstrapSpec,
+  hooks: Exp5Hooks = {},
+  options: Exp5Options = {},
+): Promise<Exp5Run> {
+  const rankingsDepth = options.rankingsDepth ?? DEFAULT_RANKINGS_DEPTH;
+  const depth = rankingsDepth === "full" ? Infinity : rankingsDepth;
   const analyzer = new LexiconAnalyzer();
   const excluded: LocomoExclusions = { adversarial_cat5: 0, no_evidence: 0, unresolvable_evidence: 0 };
   const questions = data.conversations.flatMap((c, i) => selectQuestions(c, i, excluded));
@@ -185,10 +206,14 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
   }));
   const stores = data.conversations.map((conv) => conversationStore(conv, (text) => analyzer.analyzeSync(text), vectors.document));
   const idBytes = stores.map((st) => RankingsWriter.encodeIds(st.diaIds));
-  // every strategy's rankings, the extended set's too; sized for the whole file (each line: its prefix, every id with ", ")
-  const arrayBytes = idBytes.map((e) => e.length.reduce((a, b) => a + b, 2));
+  // every strategy's rankings, the extended set's too; sized for the whole file (each line: its prefix, and its
+  // written ids with ", " at the store's mean id length)
+  const arrayBytes = idBytes.map((e) => {
+    const n = e.length.length;
+    return n === 0 ? 2 : 2 + Math.ceil((e.length.reduce((a, b) => a + b, 0) / n) * Math.min(n, depth));
+  });
   const fileBytes = questions.reduce((a, q) => a + arrayBytes[q.conversation]! + 160 + 16 * q.gold.length, 0);
-  const writers = strats.map(() => new RankingsWriter(fileBytes));
+  const writers = strats.map(() => new RankingsWriter(fileBytes, depth));
   // Each store is asked its included questions, then any extra ones (hooks), which are not scored.
   const asked: LocomoQuestion[] = [];
   const mainOf: number[] = [];
@@ -230,7 +255,8 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
           sc.h5[qi] = m.hit[0]!;
           sc.h10[qi] = m.hit[1]!;
           sc.mrr[qi] = m.rr;
-          inPhase("write", () => writers[si]!.line(prefix, order, idBytes[c]!, lineEnd(nearTies)));
+          const w = writers[si]!;
+          inPhase("write", () => w.line(prefix, order, idBytes[c]!, lineEnd(nearTies, w.written(order.length))));
           rankedMemories += order.length;
         }
         hooks.onRanking?.(q, strats[si]!, order, stores[c]!.diaIds);
@@ -287,7 +313,8 @@ export async function runExp5(data: LocomoDataset, embedder: Embedder, spec: Boo
       gate: { rule: libraryGate("analyzer").rule, fused_fraction: r4(mean(fires)) },
       strategies: out,
     },
-    rankings: strats.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes() })),
+    rankingsDepth,
+    rankings: strats.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes(), ...writers[si]!.counts() })),
     extended: {
       strategies: extendedStrategyResults(
         strats.map((s, si) => {

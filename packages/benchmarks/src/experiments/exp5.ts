@@ -1,8 +1,11 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
 import {
   EXTENDED_FILES,
   RESULT_FILES,
+  formatResultJson,
   rankingsDir,
   rankingsStem,
   writeResultFile,
@@ -29,6 +32,8 @@ import { writeExtendedFile } from "../extended-results.js";
 import { LadderScorer, combineHooks, questionKey } from "../locomo-protocols.js";
 import { LADDER_MEASURES, LOCOMO_QUESTION_SETS } from "../protocols.js";
 import { prefetchResamples } from "../stats/bootstrap.js";
+import { RANKINGS_MANIFEST, rankingsManifest, type RankingsFileRecord } from "../rankings-manifest.js";
+import { inPhase } from "../phases.js";
 
 /** The protocol block of the ladder file (docs/spec.md §11). */
 export const EXP5_PROTOCOLS_PROTOCOL = {
@@ -63,7 +68,9 @@ export const exp5: ExperimentRunnerModule = {
       ],
       { seed: ctx.seed, samples: ctx.samples },
     );
-    const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples }, combineHooks(scorer.hooks, ladder.hooks));
+    const r = await runExp5(data, embedder, { seed: ctx.seed, samples: ctx.samples }, combineHooks(scorer.hooks, ladder.hooks), {
+      rankingsDepth: ctx.rankingsDepth,
+    });
     const guard = topKGuard(data, EXP5_PROTOCOL.top_ks);
     // The original gold's CIs come from Exp. 5's own resamples (its label), so both files state the same intervals.
     const audited = scorer.summary({ seed: ctx.seed, samples: ctx.samples }, `exp5-audit/${embedder.name}`, guard, `exp5/${embedder.name}`);
@@ -79,11 +86,42 @@ export const exp5: ExperimentRunnerModule = {
     const auditRuns = mergeRuns(keptAudit, ctx.runKey, { embedder: describeEmbedder(embedder), ...audited }) as AuditedFile["runs"];
     const auditRecords = strategyRecordsOfRuns(auditRuns, keptAudit);
     const files = ctx.paperFormat ? [file, auditFile] : [auditFile];
-    for (const { strategy, jsonl } of r.rankings) {
-      const f = join(rankingsDir("exp5"), `${rankingsStem(ctx.runKey, strategy.slug)}.jsonl`);
-      await writeAtomic(join(ctx.out, f), jsonl);
-      files.push(f);
+    // Every strategy's rankings file, then the folder's manifest: depth, embedder, data, and each file's counts and sha256.
+    const dir = rankingsDir("exp5");
+    const records: RankingsFileRecord[] = [];
+    for (const { strategy, jsonl, lines, idsPerLine } of r.rankings) {
+      const name = `${rankingsStem(ctx.runKey, strategy.slug)}.jsonl`;
+      await writeAtomic(join(ctx.out, dir, name), jsonl);
+      files.push(join(dir, name));
+      const sha256 = inPhase("write", () => createHash("sha256").update(jsonl).digest("hex"));
+      records.push({
+        file: name,
+        strategy: strategy.key,
+        slug: strategy.slug,
+        lines,
+        turns_per_line: idsPerLine,
+        bytes: jsonl.length,
+        sha256,
+      });
     }
+    const turns = data.conversations.map((c) => c.sessions.reduce((a, s) => a + s.turns.length, 0));
+    const manifestPath = join(ctx.out, dir, RANKINGS_MANIFEST);
+    const manifest = rankingsManifest(
+      await readPrevious(manifestPath),
+      ctx.runKey,
+      {
+        embedder: describeEmbedder(embedder),
+        data_sha256: data.sha256,
+        generated_by: `pnpm bench ${ctx.target}`,
+        depth: r.rankingsDepth,
+        questions: r.questions,
+        turns_per_conversation: { min: Math.min(...turns), max: Math.max(...turns) },
+        files: records,
+      },
+      (f) => existsSync(join(ctx.out, dir, f)),
+    );
+    await writeAtomic(manifestPath, formatResultJson(manifest));
+    files.push(join(dir, RANKINGS_MANIFEST));
     if (ctx.paperFormat) {
       const { runs, strategies: records } = await runsAfter(path, data.sha256, ctx, ctx.runKey, embedder, run);
       await writeResultFile(path, "exp5", {

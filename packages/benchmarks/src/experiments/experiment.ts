@@ -1,6 +1,7 @@
 import type { Embedder } from "@persode/core";
 import type { ExperimentRunner } from "@persode/results";
 import type { EpisodicCorpus, LocomoDataset, LongMemEvalDataset, LongMemEvalProvenance } from "@persode/datasets";
+import type { RankingsDepth } from "../defaults.js";
 
 /** What every experiment gets from the runner: where to write, which embedder, seeds, data. */
 export interface ExperimentContext {
@@ -13,6 +14,8 @@ export interface ExperimentContext {
   /** Seed and resample count of the harness's bootstrap CIs. */
   seed: number;
   samples: number;
+  /** Turns per line of the LoCoMo rankings files (`--rankings-depth N|full`, default 100); no metric depends on it. */
+  rankingsDepth: RankingsDepth;
   /** The pinned datasets, loaded lazily and once. */
   locomo(): Promise<LocomoDataset>;
   epirec(): Promise<EpisodicCorpus>;
@@ -54,7 +57,7 @@ export interface ExperimentRunnerModule {
    * The `pnpm bench` options the experiment reads besides --out and --plugin (e.g. "embedder",
    * "seed"); any other option on a run of this experiment alone is a usage error. Omitted: all.
    */
-  options?: readonly ("embedder" | "model" | "dtype" | "seed" | "samples" | "data")[];
+  options?: readonly ("embedder" | "model" | "dtype" | "seed" | "samples" | "data" | "rankings-depth")[];
   /** Part of `pnpm bench all`; default true (Exp. 8 is not: its data is not in the mirror). */
   inAll?: boolean;
   /** Writes only paper-format files, so a run that does not enter them (`paperFormat` false) skips it. */
