@@ -8,142 +8,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { EpisodicCorpus, LocomoDataset } from "@persode/datasets";
 import { DECLARED_MODELS } from "@persode/datasets/models";
 import type { ExperimentContext, ExperimentReport, RunnableExperiment } from "./experiments/experiment.js";
-<<<<<<< HEAD
+import type { RankingsDepth } from "./defaults.js";
 import { UsageError, callerPath, embedderOption, embedderSettings } from "./options.js";
 import { USAGE, answerUsage, checkCommandLine, parseBenchArgs, reportUsageError, type BenchValues } from "./usage.js";
 import { StagedResults } from "./staging.js";
 import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
 import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
 
-=======
-import { EXPERIMENT_LIST, findExperimentInfo } from "./experiments/catalog.js";
-import {
-  MAX_SAMPLES,
-  MAX_SEED,
-  UsageError,
-  callerCwd,
-  callerPath,
-  embedderChoices,
-  embedderOption,
-  embedderSettings,
-  intOption,
-  rankingsDepthOption,
-} from "./options.js";
-import { offlineFromEnv, parseEnvFlag } from "@persode/util";
-import { DEFAULT_RANKINGS_DEPTH, DEFAULT_SAMPLES, DEFAULT_SEED, type RankingsDepth } from "./defaults.js";
-import { StagedResults, resultsFolder } from "./staging.js";
-import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
-import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
-
-const USAGE = `Usage: pnpm bench <target> [options]
-
-Targets:
-  all                 every experiment, Exp. 1–7, with hashing and every declared model (then the report is rendered; Exp. 8 runs on its own)
-${EXPERIMENT_LIST.map((e) => `  ${[e.id, ...e.aliases.slice(0, 1)].join(" | ").padEnd(20)}${e.title}`).join("\n")}
-  epirec-eval         evaluate an external EpiRec rankings JSONL with the official rules
-  locomo-eval         score an external LoCoMo rankings JSONL under every protocol of the ladder, paired with the built-in strategies
-  longmemeval-eval    score an external LongMemEval rankings JSONL under LongMemEval's official protocol
-  corpus              every strategy on your own journal corpus (two CSV files)
-
-Options:
-  --embedder NAME     ${embedderChoices().join(" | ")} (default: hashing; for all: hashing, then ${DECLARED_MODELS.filter(
-    (m) => m.paper || m.inBenchAll,
-  )
-    .map((m) => m.name)
-    .join(", ")});
-                      a declared model is provisioned and verified like \`pnpm model fetch NAME\`
-  --model ID --dtype D   model id / weight dtype of a neural embedder (default Xenova/all-MiniLM-L6-v2, fp32)
-  --out DIR           results folder (default results/)
-  --seed N            bootstrap seed (default ${DEFAULT_SEED})
-  --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES}, at most ${MAX_SAMPLES})
-  --rankings-depth D  exp5 and all: turns per line of the LoCoMo rankings files, a positive integer or full
-                      (every turn; default ${DEFAULT_RANKINGS_DEPTH}); metrics always read the full rankings
-  --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
-  -h, --help          this text
-
-exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
-epirec-eval:  --rankings FILE --output FILE [--data FILE]
-locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]] [--embedder NAME]
-              one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
-longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
-              one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids; optional latency_ms)
-corpus:       --episodes FILE --probes FILE [--now ISO] [--name NAME] [--embedder …] [--out DIR]`;
-
-/** The command-line options of `pnpm bench`, as node:util parseArgs declares them. */
-const OPTIONS = {
-  embedder: { type: "string" },
-  out: { type: "string" },
-  seed: { type: "string" },
-  samples: { type: "string" },
-  rankings: { type: "string" },
-  output: { type: "string" },
-  data: { type: "string" },
-  episodes: { type: "string" },
-  probes: { type: "string" },
-  now: { type: "string" },
-  name: { type: "string" },
-  plugin: { type: "string", multiple: true },
-  model: { type: "string" },
-  dtype: { type: "string" },
-  "allow-missing": { type: "boolean" },
-  report: { type: "string" },
-  "rankings-depth": { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
-
-/** Options an experiment target reads when its catalog entry lists none of its own (exp6, exp7); each other target lists its own below. */
-const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "samples", "plugin"] as const;
-
-/** The options each non-experiment target reads, and `all` (the experiments' options and Exp. 5's --rankings-depth). */
-const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  "epirec-eval": ["rankings", "output", "data", "plugin"],
-  all: [...EXPERIMENT_OPTIONS, "rankings-depth"],
-  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name", "embedder"],
-  "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples", "report", "name"],
-  corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
-};
-
-/**
- * Parse `pnpm bench` arguments (throws on an unknown option or a missing value). A value that looks
- * like a negative number (`--seed -3`) is taken as the option's value, so it reaches the option's own
- * check instead of parseArgs' "ambiguous argument" error.
- */
-export function parseBenchArgs(argv: readonly string[]) {
-  const args: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const name = a.startsWith("--") ? a.slice(2) : undefined;
-    const next = argv[i + 1];
-    if (
-      name !== undefined &&
-      (OPTIONS as Record<string, { type: string }>)[name]?.type === "string" &&
-      next !== undefined &&
-      /^-[\d.]/.test(next)
-    ) {
-      args.push(`${a}=${next}`);
-      i++;
-    } else args.push(a);
-  }
-  return parseArgs({ args, allowPositionals: true, options: OPTIONS });
-}
-
-function unknownTarget(target: string): string {
-  return `unknown target "${target}"; known: all, ${EXPERIMENT_LIST.map((e) => [e.id, ...e.aliases].join("/")).join(", ")}, epirec-eval, locomo-eval, longmemeval-eval, corpus`;
-}
-
-/** An option the target does not read is a usage error, never silently ignored. */
-function rejectUnusedOptions(target: string, values: Record<string, unknown>): void {
-  const own = findExperimentInfo(target)?.options;
-  const allowed: readonly string[] = TARGET_OPTIONS[target] ?? (own ? ["out", "plugin", ...own] : EXPERIMENT_OPTIONS);
-  const unused = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
-  if (unused.length > 0) {
-    throw new UsageError(
-      `${target} does not use ${unused.map((k) => `--${k}`).join(", ")}; it accepts ${allowed.map((k) => `--${k}`).join(", ")}`,
-    );
-  }
-}
-
->>>>>>> perf-b
 function once<T>(f: () => Promise<T>): () => Promise<T> {
   let p: Promise<T> | undefined;
   return () => (p ??= f());
@@ -176,30 +47,9 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
   }
   let out: string | undefined;
   try {
-<<<<<<< HEAD
     const checked = checkCommandLine(values, positionals);
-    const { target, seed, samples } = checked;
+    const { target, seed, samples, rankingsDepth } = checked;
     out = checked.out;
-=======
-    if (positionals.length !== 1)
-      throw new UsageError(positionals.length === 0 ? "no target given" : `one target expected, got ${positionals.join(" ")}`);
-    // The environment's flags are read one way by every command (pnpm model refuses the same values), and up front.
-    try {
-      offlineFromEnv(process.env);
-      parseEnvFlag("PERSODE_PROGRESS", process.env.PERSODE_PROGRESS);
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-    const target = positionals[0]!;
-    const experimentTarget = target !== "epirec-eval" && target !== "locomo-eval" && target !== "longmemeval-eval" && target !== "corpus";
-    if (experimentTarget && target !== "all" && findExperimentInfo(target) === undefined) throw new UsageError(unknownTarget(target));
-    rejectUnusedOptions(target, values);
-    // Options are checked before any work: a plugin is loaded only for a run that can go ahead.
-    out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
-    const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
-    const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
-    const rankingsDepth = rankingsDepthOption(values["rankings-depth"], DEFAULT_RANKINGS_DEPTH);
->>>>>>> perf-b
     for (const plugin of (values.plugin as string[] | undefined) ?? []) await loadPlugin(plugin);
     if (target === "epirec-eval") return await epirecEval(values);
     if (target === "longmemeval-eval") return await longmemevalEval(values, { seed, samples }, hooks);

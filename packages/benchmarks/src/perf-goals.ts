@@ -13,7 +13,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 
 /** One whole-process measurement: what ran, and its wall and CPU seconds per round. */
-export interface ProcessTiming {
+interface ProcessTiming {
   label: string;
   wall: number[];
   /** User + system seconds of the process and its children (Linux /proc; empty elsewhere). */
@@ -178,7 +178,10 @@ export function formatGoals(r: GoalsResult): string {
 const BEGIN = "<!-- performance:begin -->";
 const END = "<!-- performance:end -->";
 
-/** `text` with the block between the performance markers replaced by `block`; throws when the markers are missing. */
+/**
+ * `text` with the block between the performance markers replaced by `block`; throws when the markers are missing.
+ * @internal exported for tests only: test/perf-goals.test.ts.
+ */
 export function replacePerformanceBlock(text: string, block: string, file: string): string {
   const a = text.indexOf(BEGIN);
   const b = text.indexOf(END);

@@ -8,8 +8,17 @@ import { parseArgs } from "node:util";
 import { DECLARED_MODELS } from "@persode/datasets/models";
 import { offlineFromEnv, parseEnvFlag } from "@persode/util";
 import { EXPERIMENT_LIST, findExperimentInfo } from "./experiments/catalog.js";
-import { MAX_SAMPLES, MAX_SEED, UsageError, callerCwd, embedderChoices, embedderOption, intOption } from "./options.js";
-import { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
+import {
+  MAX_SAMPLES,
+  MAX_SEED,
+  UsageError,
+  callerCwd,
+  embedderChoices,
+  embedderOption,
+  intOption,
+  rankingsDepthOption,
+} from "./options.js";
+import { DEFAULT_RANKINGS_DEPTH, DEFAULT_SAMPLES, DEFAULT_SEED, type RankingsDepth } from "./defaults.js";
 import { resultsFolder } from "./staging.js";
 
 export const USAGE = `Usage: pnpm bench <target> [options]
@@ -33,6 +42,8 @@ Options:
   --out DIR           results folder (default results/)
   --seed N            bootstrap seed (default ${DEFAULT_SEED})
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES}, at most ${MAX_SAMPLES})
+  --rankings-depth D  exp5 and all: turns per line of the LoCoMo rankings files, a positive integer or full
+                      (every turn; default ${DEFAULT_RANKINGS_DEPTH}); metrics always read the full rankings
   --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
   -h, --help          this text
 
@@ -62,15 +73,17 @@ const OPTIONS = {
   dtype: { type: "string" },
   "allow-missing": { type: "boolean" },
   report: { type: "string" },
+  "rankings-depth": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** Options an experiment target (exp1–6, all) reads; each other target lists its own below. */
+/** Options an experiment target reads when its catalog entry lists none of its own (exp6, exp7); each other target lists its own below. */
 const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "samples", "plugin"] as const;
 
-/** The options each non-experiment target reads. */
+/** The options each non-experiment target reads, and `all` (the experiments' options and Exp. 5's --rankings-depth). */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
+  all: [...EXPERIMENT_OPTIONS, "rankings-depth"],
   "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name", "embedder"],
   "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples", "report", "name"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
@@ -128,6 +141,8 @@ export interface CheckedCommandLine {
   out: string | undefined;
   seed: number;
   samples: number;
+  /** Turns per line of the LoCoMo rankings files (exp5, all). */
+  rankingsDepth: RankingsDepth;
 }
 
 /**
@@ -153,7 +168,8 @@ export function checkCommandLine(values: BenchValues, positionals: readonly stri
   const out = experimentTarget ? resultsFolder(values.out, resolve("results"), callerCwd()) : undefined;
   const seed = intOption(values.seed, "seed", DEFAULT_SEED, 0, MAX_SEED);
   const samples = intOption(values.samples, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES);
-  return { target, experimentTarget, out, seed, samples };
+  const rankingsDepth = rankingsDepthOption(values["rankings-depth"], DEFAULT_RANKINGS_DEPTH);
+  return { target, experimentTarget, out, seed, samples, rankingsDepth };
 }
 
 /** Print a command-line error as the CLI does: the message, then where to find the usage; the exit code is 2. */
