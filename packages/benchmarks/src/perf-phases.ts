@@ -42,7 +42,9 @@ export async function diskWriteBytesPerSecond(dir: string): Promise<number> {
   return buf.length / best;
 }
 
-function medianOf(xs: readonly number[]): number {
+/** Median of a non-empty list (mean of the two middle values for an even count). */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) throw new RangeError("median of an empty list");
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
@@ -63,8 +65,8 @@ export function formatPhases(
   const rows: string[][] = [];
   for (const [id, rs] of Object.entries(runs)) {
     if (rs.length === 0) continue;
-    const med = (p: Phase | "other") => medianOf(rs.map((r) => r.phases[p]));
-    const bytes = medianOf(rs.map((r) => r.bytesWritten));
+    const med = (p: Phase | "other") => median(rs.map((r) => r.phases[p]));
+    const bytes = median(rs.map((r) => r.bytesWritten));
     rows.push([
       id,
       embedder,

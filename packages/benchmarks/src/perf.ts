@@ -26,7 +26,7 @@ import {
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
-import { diskWriteBytesPerSecond, folderBytes, formatPhases, type PhaseRun } from "./perf-phases.js";
+import { diskWriteBytesPerSecond, folderBytes, formatPhases, median, type PhaseRun } from "./perf-phases.js";
 import { phaseSeconds, resetPhases } from "./phases.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
@@ -122,14 +122,6 @@ export function timeBm25(data: LocomoDataset): Bm25Timing {
   }
   const cpu = process.cpuUsage(cpu0);
   return { questions, memories, indexSeconds, rankSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
-}
-
-/** Median of a non-empty list (mean of the two middle values for an even count). */
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) throw new RangeError("median of an empty list");
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
@@ -380,14 +372,16 @@ export async function main(argv: string[]): Promise<number> {
     if (!values.goals && (values.rounds !== undefined || values.reference !== undefined || values.write !== undefined))
       throw new UsageError("--rounds, --reference and --write go with --goals");
     if (values.goals) {
-      const { formatGoals, measureGoals, writePerformanceBlock } = await import("./perf-goals.js");
+      const { checkPerformanceBlock, formatGoals, measureGoals, writePerformanceBlock } = await import("./perf-goals.js");
       const rounds = intOption(values.rounds, "rounds", 3, 1, 20);
       const files = (values.write ?? []).map((f) => resolve(f));
       // the markers are checked before minutes of measuring, not after
-      const { existsSync, readFileSync } = await import("node:fs");
       for (const f of files) {
-        if (!existsSync(f) || !readFileSync(f, "utf8").includes("<!-- performance:begin -->"))
-          throw new UsageError(`--write ${f}: the file must exist and hold a <!-- performance:begin --> … <!-- performance:end --> block`);
+        try {
+          checkPerformanceBlock(f);
+        } catch (e) {
+          throw new UsageError(`--write: ${(e as Error).message}`);
+        }
       }
       const root = fileURLToPath(new URL("../../../", import.meta.url));
       const block = formatGoals(await measureGoals({ root, rounds, reference: values.reference }));
