@@ -10,7 +10,7 @@ import { DECLARED_MODELS } from "@persode/datasets/models";
 import type { ExperimentContext, ExperimentReport, RunnableExperiment } from "./experiments/experiment.js";
 import type { RankingsDepth } from "./defaults.js";
 import { UsageError, callerPath, embedderOption, embedderSettings } from "./options.js";
-import { USAGE, answerUsage, checkCommandLine, parseBenchArgs, reportUsageError, type BenchValues } from "./usage.js";
+import { answerUsage, checkCommandLine, parseOrAnswer, reportUsageError, type BenchValues } from "./usage.js";
 import { StagedResults } from "./staging.js";
 import { Interrupted, SIGNAL_EXIT } from "./interrupt.js";
 import { SUPERVISED_ENV, runSupervised } from "./supervise.js";
@@ -33,18 +33,9 @@ export interface RunHooks {
 
 /** Run the CLI with argv (without node and script); returns the exit code. */
 export async function main(argv: string[], hooks: RunHooks = {}): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseBenchArgs(argv);
-  } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseOrAnswer(argv);
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(USAGE + "\n");
-    return 0;
-  }
   let out: string | undefined;
   try {
     const checked = checkCommandLine(values, positionals);

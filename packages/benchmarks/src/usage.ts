@@ -94,7 +94,7 @@ const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
  * like a negative number (`--seed -3`) is taken as the option's value, so it reaches the option's own
  * check instead of parseArgs' "ambiguous argument" error.
  */
-export function parseBenchArgs(argv: readonly string[]) {
+function parseBenchArgs(argv: readonly string[]) {
   const args: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -172,6 +172,25 @@ export function checkCommandLine(values: BenchValues, positionals: readonly stri
   return { target, experimentTarget, out, seed, samples, rankingsDepth };
 }
 
+/**
+ * The parsed command line, or, when it cannot be parsed or asks for `--help`, the exit code after printing what the
+ * CLI prints for it (the error and the usage: 2; the usage: 0).
+ */
+export function parseOrAnswer(argv: readonly string[]): ReturnType<typeof parseBenchArgs> | number {
+  let parsed;
+  try {
+    parsed = parseBenchArgs(argv);
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  return parsed;
+}
+
 /** Print a command-line error as the CLI does: the message, then where to find the usage; the exit code is 2. */
 export function reportUsageError(e: UsageError): number {
   process.stderr.write(`error: ${e.message}\n`);
@@ -186,18 +205,9 @@ export function reportUsageError(e: UsageError): number {
  * embedders); every later check is the run's own.
  */
 export function answerUsage(argv: readonly string[]): number | undefined {
-  let parsed;
-  try {
-    parsed = parseBenchArgs(argv);
-  } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseOrAnswer(argv);
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(USAGE + "\n");
-    return 0;
-  }
   try {
     const { experimentTarget } = checkCommandLine(values, positionals);
     if (experimentTarget && values.plugin === undefined && values.embedder !== undefined) embedderOption(values.embedder);
