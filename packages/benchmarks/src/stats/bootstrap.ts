@@ -18,7 +18,7 @@ import { percentileRanks } from "./python-bootstrap.js";
 import { inPhase } from "../phases.js";
 import { selectRank } from "./select.js";
 import { type ResampleJob } from "./resample-kernel.js";
-import { runBlocks, startBlocks, type PendingBlocks } from "./thread-pool.js";
+import { runBlocks, sharedArray, startBlocks, type PendingBlocks } from "./thread-pool.js";
 import { type DrawJob } from "./draw-kernel.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
@@ -80,11 +80,11 @@ function drawJob(requests: readonly { n: number; label: string }[], spec: Bootst
   const job: DrawJob = {
     samples: spec.samples,
     n: Int32Array.from(requests, (r) => r.n),
-    X: new Int32Array(new SharedArrayBuffer(requests.length * 128 * 4)),
-    i: new Int32Array(new SharedArrayBuffer(requests.length * 4)),
-    w: new Int32Array(new SharedArrayBuffer(requests.length * 4)),
+    X: sharedArray(Int32Array, requests.length * 128 * 4),
+    i: sharedArray(Int32Array, requests.length * 4),
+    w: sharedArray(Int32Array, requests.length * 4),
     // shared memory: the thread pool's workers draw into and read the indices without a copy
-    out: requests.map((r) => new Uint32Array(new SharedArrayBuffer(Math.max(4, spec.samples * r.n * 4)))),
+    out: requests.map((r) => sharedArray(Uint32Array, spec.samples * r.n * 4)),
   };
   requests.forEach((r, s) => {
     const seeded = seedrandom.xor4096(`${spec.seed}/${r.label}`, { state: true }).state() as { i: number; w: number; X: number[] };
@@ -184,8 +184,9 @@ function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, lab
   };
   // Columns whose every sum is exact (counts, hits, dyadic fractions): one multiplicity count per resample serves them all;
   // the rest are summed left to right. Blocks of resamples are computed on every core (./thread-pool.ts), the same bits.
-  const exact = todo.filter((c) => exactScale(cols[c]!) !== undefined);
-  const summed = todo.filter((c) => exactScale(cols[c]!) === undefined);
+  const isExact = new Set(todo.filter((c) => exactScale(cols[c]!) !== undefined));
+  const exact = todo.filter((c) => isExact.has(c));
+  const summed = todo.filter((c) => !isExact.has(c));
   if (todo.length > 0) {
     const job = resampleJob(
       exact.map((c) => cols[c]!),
@@ -241,7 +242,6 @@ const PARALLEL_WORK = 20_000_000;
  * reads its eight values contiguously.
  */
 function resampleJob(exact: Float64Array[], summed: Float64Array[], n: number, indices: Uint32Array, samples: number): ResampleJob {
-  const shared = <T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T => new make(new SharedArrayBuffer(bytes));
   const parts = exact.map((col) => {
     const freq = new Map<number, number>();
     for (let i = 0; i < n; i++) freq.set(col[i]! + 0, (freq.get(col[i]! + 0) ?? 0) + 1);
@@ -259,14 +259,14 @@ function resampleJob(exact: Float64Array[], summed: Float64Array[], n: number, i
     samples,
     indices,
     exactCount: exact.length,
-    base: shared(Float64Array, Math.max(1, exact.length) * 8),
-    ones: shared(Uint8Array, Math.max(1, exact.length)),
-    start: shared(Int32Array, (exact.length + 1) * 4),
-    at: shared(Int32Array, Math.max(1, items) * 4),
-    delta: shared(Float64Array, Math.max(1, items) * 8),
+    base: sharedArray(Float64Array, Math.max(1, exact.length) * 8),
+    ones: sharedArray(Uint8Array, Math.max(1, exact.length)),
+    start: sharedArray(Int32Array, (exact.length + 1) * 4),
+    at: sharedArray(Int32Array, Math.max(1, items) * 4),
+    delta: sharedArray(Float64Array, Math.max(1, items) * 8),
     summedCount: summed.length,
-    rows: shared(Float64Array, Math.max(1, Math.ceil(summed.length / 8) * n * 8) * 8),
-    out: shared(Float64Array, Math.max(1, (exact.length + summed.length) * samples) * 8),
+    rows: sharedArray(Float64Array, Math.max(1, Math.ceil(summed.length / 8) * n * 8) * 8),
+    out: sharedArray(Float64Array, Math.max(1, (exact.length + summed.length) * samples) * 8),
   };
   let j = 0;
   parts.forEach((p, c) => {

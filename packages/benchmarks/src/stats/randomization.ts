@@ -20,7 +20,7 @@
 import seedrandom from "seedrandom";
 import { checkInterrupt } from "../interrupt.js";
 import { type SignFlipJob } from "./sign-flip-kernel.js";
-import { runBlocks } from "./thread-pool.js";
+import { runBlocks, sharedArray } from "./thread-pool.js";
 
 /** The default number of random sign vectors, B. */
 export const DEFAULT_PERMUTATIONS = 10_000;
@@ -56,7 +56,7 @@ export function drawSignFlips(n: number, spec: { samples: number; seed: number }
   // Bytes extracted with shifts (not a typed-array view), so they do not depend on the machine's endianness.
   const G = Math.ceil(n / 8);
   // shared memory: the thread pool's workers read the bits without a copy (randomizationTests)
-  const bytes = new Uint8Array(new SharedArrayBuffer(spec.samples * G));
+  const bytes = sharedArray(Uint8Array, spec.samples * G);
   for (let b = 0; b < spec.samples; b++) {
     for (let g = 0; g < G; g++) bytes[b * G + g] = (words[b * W + (g >> 2)]! >>> ((g & 3) * 8)) & 255;
   }
@@ -117,19 +117,18 @@ export function randomizationTests(
     return { d, total, threshold: Math.abs(total) - TIE_TOLERANCE * absTotal, active };
   });
   const tables = prepared.reduce((t, p) => t + p.active.length, 0);
-  const shared = <T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T => new make(new SharedArrayBuffer(Math.max(8, bytes)));
   const job: SignFlipJob = {
     bytes: flips.bytes,
     bytesPerSample: groups,
     tests: pairs.length,
-    start: shared(Int32Array, (pairs.length + 1) * 4),
-    offsets: shared(Int32Array, tables * 4),
-    table: shared(Float64Array, tables * 256 * 8),
-    total: shared(Float64Array, pairs.length * 8),
-    threshold: shared(Float64Array, pairs.length * 8),
+    start: sharedArray(Int32Array, (pairs.length + 1) * 4),
+    offsets: sharedArray(Int32Array, tables * 4),
+    table: sharedArray(Float64Array, tables * 256 * 8),
+    total: sharedArray(Float64Array, pairs.length * 8),
+    threshold: sharedArray(Float64Array, pairs.length * 8),
     blockSize: SIGN_FLIP_BLOCK,
     blocks: Math.ceil(flips.samples / SIGN_FLIP_BLOCK),
-    count: shared(Int32Array, pairs.length * Math.ceil(flips.samples / SIGN_FLIP_BLOCK) * 4),
+    count: sharedArray(Int32Array, pairs.length * Math.ceil(flips.samples / SIGN_FLIP_BLOCK) * 4),
   };
   // table[k·256 + m] = Σ of d over the items of active byte k whose bits are set in m.
   let k = 0;

@@ -93,36 +93,43 @@ export interface PendingBlocks {
  * worker threads the blocks are all computed by `finish()`.
  */
 export function startBlocks<J>(kernel: KernelName, job: J, size: number, blockSize: number): PendingBlocks {
-  const run = KERNELS[kernel] as (job: J, b0: number, b1: number) => void;
-  const blocks = Math.ceil(size / blockSize);
-  const block = (u: number) => run(job, u * blockSize, Math.min(size, (u + 1) * blockSize));
+  const { blocks, block } = blocksOf(kernel, job, size, blockSize);
+  const shared = broken || blocks < 1 || poolThreads() < 2 ? undefined : post(kernel, job, blocks, blockSize, size);
   let done = false;
-  if (broken || blocks < 1 || poolThreads() < 2) {
-    return {
-      finish: () => {
-        if (done) return;
-        done = true;
-        for (let u = 0; u < blocks; u++) {
-          checkInterrupt();
-          block(u);
-        }
-      },
-    };
-  }
-  const shared = post(kernel, job, blocks, blockSize, size);
   return {
     finish: () => {
       if (done) return;
       done = true;
-      join(shared, blocks, block);
+      if (shared) join(shared, blocks, block);
+      else runInline(blocks, block);
     },
   };
 }
 
+/** A typed array over `bytes` bytes of new shared memory, which the pool's workers read and write without a copy. */
+export function sharedArray<T>(make: new (buffer: SharedArrayBuffer) => T, bytes: number): T {
+  return new make(new SharedArrayBuffer(bytes));
+}
+
+/** `kernel` bound to `job`: how many blocks of `blockSize` cover [0, size), and block u's computation. */
+function blocksOf<J>(kernel: KernelName, job: J, size: number, blockSize: number): { blocks: number; block: (u: number) => void } {
+  const run = KERNELS[kernel] as (job: J, b0: number, b1: number) => void;
+  return { blocks: Math.ceil(size / blockSize), block: (u) => run(job, u * blockSize, Math.min(size, (u + 1) * blockSize)) };
+}
+
+/** Every block on the main thread, in order, checking for a stop signal (and reporting `progress`) before each. */
+function runInline(blocks: number, block: (u: number) => void, progress?: (u: number) => void): void {
+  for (let u = 0; u < blocks; u++) {
+    checkInterrupt();
+    progress?.(u);
+    block(u);
+  }
+}
+
 /** Post a job to every worker: ctl = [next block to claim, blocks done, a worker failed]; status: per block, 1 once done. */
 function post<J>(kernel: KernelName, job: J, blocks: number, blockSize: number, size: number): { ctl: Int32Array; status: Int32Array } {
-  const ctl = new Int32Array(new SharedArrayBuffer(3 * 4));
-  const status = new Int32Array(new SharedArrayBuffer(blocks * 4));
+  const ctl = sharedArray(Int32Array, 3 * 4);
+  const status = sharedArray(Int32Array, blocks * 4);
   for (const w of pool()) w.postMessage({ kernel, job, ctl, status, blocks, blockSize, size });
   return { ctl, status };
 }
@@ -175,17 +182,8 @@ export function runBlocks<J>(
   parallel: boolean,
   progress?: (done: number) => void,
 ): void {
-  const run = KERNELS[kernel] as (job: J, b0: number, b1: number) => void;
-  const blocks = Math.ceil(size / blockSize);
-  const block = (u: number) => run(job, u * blockSize, Math.min(size, (u + 1) * blockSize));
-  if (!parallel || broken || blocks < 2 || poolThreads() < 2) {
-    for (let u = 0; u < blocks; u++) {
-      checkInterrupt();
-      progress?.(u * blockSize);
-      block(u);
-    }
-    return;
-  }
+  const { blocks, block } = blocksOf(kernel, job, size, blockSize);
+  if (!parallel || broken || blocks < 2 || poolThreads() < 2) return runInline(blocks, block, (u) => progress?.(u * blockSize));
   const shared = post(kernel, job, blocks, blockSize, size);
   join(shared, blocks, block, () => progress?.(Atomics.load(shared.ctl, 1) * blockSize));
 }
