@@ -239,13 +239,20 @@ export class AuditScorer {
    * the audited gold's and the paired set's; the per-category streams are drawn on demand.
    */
   resampleRequests(label: string, originalLabel = `${label}/original`): { n: number; label: string }[] {
-    const auditedIndex = this.sets.audited.index;
-    const paired = this.gold.original.filter((q) => auditedIndex.has(keyOf(q))).length;
     return [
       { n: this.gold.original.length, label: originalLabel },
       { n: this.gold.audited.length, label: `${label}/audited` },
-      { n: paired, label: `${label}/paired` },
+      { n: this.pairs().length, label: `${label}/paired` },
     ].filter((r) => r.n > 0);
+  }
+
+  /** The questions included under both golds, in original-gold order, as [original, audited] indices. */
+  private pairs(): (readonly [number, number])[] {
+    const auditedIndex = this.sets.audited.index;
+    return this.gold.original.flatMap((q, i) => {
+      const j = auditedIndex.get(keyOf(q));
+      return j === undefined ? [] : [[i, j] as const];
+    });
   }
 
   /**
@@ -300,12 +307,8 @@ export class AuditScorer {
       }
     }
 
-    // The paired comparison: questions included under both golds, in original-gold order, as [original, audited] indices.
-    const auditedIndex = this.sets.audited.index;
-    const pairs = this.gold.original.flatMap((q, i) => {
-      const j = auditedIndex.get(keyOf(q));
-      return j === undefined ? [] : [[i, j] as const];
-    });
+    // The paired comparison (see pairs()).
+    const pairs = this.pairs();
     const side = (s: string, g: Gold, m: Metric, ks: readonly number[]) =>
       Float64Array.from(ks, (k) => cols[g].get(s)![m][pairs[k]![g === "original" ? 0 : 1]]!);
     const delta = (s: string, m: Metric, ks: readonly number[]) => {
