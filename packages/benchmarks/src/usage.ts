@@ -21,7 +21,7 @@ import {
 import { DEFAULT_RANKINGS_DEPTH, DEFAULT_SAMPLES, DEFAULT_SEED, type RankingsDepth } from "./defaults.js";
 import { resultsFolder } from "./staging.js";
 
-export const USAGE = `Usage: pnpm bench <target> [options]
+const USAGE = `Usage: pnpm bench <target> [options]
 
 Targets:
   all                 every experiment, Exp. 1–7, with hashing and every declared model (then the report is rendered; Exp. 8 runs on its own)
