@@ -11,7 +11,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { median } from "./perf-phases.js";
+import { median, timeProcess } from "./perf-phases.js";
 
 /** One whole-process measurement: what ran, and its wall and CPU seconds per round. */
 interface ProcessTiming {
@@ -30,36 +30,6 @@ export interface GoalsResult {
   loadBefore: number[];
   rounds: number;
   timings: Record<"reference" | "exp5" | "exp6" | "exp7" | "help" | "allHashing" | "allModels", ProcessTiming | undefined>;
-}
-
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-/** User + system CPU seconds of this process's waited-for children so far (Linux), or undefined. */
-function childrenCpu(): number | undefined {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // after the command name: state is field 3; cutime and cstime are fields 16 and 17
-    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Run a command to completion (its output discarded), or throw with its stderr; returns wall and CPU seconds. */
-function runOnce(argv: string[] | string, env: NodeJS.ProcessEnv, cwd: string): { wall: number; cpu: number | undefined } {
-  const c0 = childrenCpu();
-  const t0 = performance.now();
-  const r =
-    typeof argv === "string"
-      ? spawnSync(argv, { shell: true, env, cwd, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] })
-      : spawnSync(argv[0]!, argv.slice(1), { env, cwd, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
-  const wall = (performance.now() - t0) / 1000;
-  const shown = typeof argv === "string" ? argv : argv.join(" ");
-  if (r.error) throw new Error(`could not start ${shown}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${shown} exited with ${r.status}:\n${(r.stderr ?? "").trim().split("\n").slice(-15).join("\n")}`);
-  const c1 = childrenCpu();
-  return { wall, cpu: c0 === undefined || c1 === undefined ? undefined : c1 - c0 };
 }
 
 /** How to run the measurements: the repository root, rounds, and the reference's command (a shell line) if any. */
@@ -106,10 +76,10 @@ export async function measureGoals(o: GoalsOptions): Promise<GoalsResult> {
   try {
     // a first, untimed bench all warms the embedding cache (and the OS's file cache) for every declared model
     log("goals: warming the caches (node scripts/bench.mjs all, untimed)");
-    runOnce([node, bench, "all", "--out", out("warm-up")], env, o.root);
+    timeProcess([node, bench, "all", "--out", out("warm-up")], env, o.root);
     for (let round = 1; round <= o.rounds; round++) {
       for (const [key, label, argv] of plan) {
-        const r = runOnce(argv, env, o.root);
+        const r = timeProcess(argv, env, o.root);
         const t = (timings[key] ??= { label, wall: [], cpu: [] });
         t.wall.push(r.wall);
         if (r.cpu !== undefined) t.cpu.push(r.cpu);

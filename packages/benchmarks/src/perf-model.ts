@@ -4,7 +4,6 @@
  * cache a previous run filled), in texts and word pieces per second; and the wall time of whole `pnpm bench
  * all` runs — every embedder cold and warm, against hashing only. Timings are machine-dependent and never asserted.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { CachedEmbedder, TransformersEmbedder } from "@persode/core/transformers
 import { HashingEmbedder, type EmbedRole, type Embedder, type EmbedderOptions } from "@persode/core";
 import { loadEpiRec, loadLocomo } from "@persode/datasets";
 import { rolesAlike } from "./embed.js";
+import { timeProcess } from "./perf-phases.js";
 import { buildEmbedder } from "./embedder-setup.js";
 import { runEpisodic } from "./episodic.js";
 import { runExp5 } from "./experiments/exp5-locomo.js";
@@ -115,13 +115,8 @@ export async function measureBenchAll(benchScript: string, env: NodeJS.ProcessEn
       ["pnpm bench all (every embedder), warm", []],
     ];
     for (const [label, extra] of runs) {
-      const args = [benchScript, "all", "--out", join(dir, "results"), ...extra];
-      const t0 = performance.now();
-      const r = spawnSync(process.execPath, args, { env: runEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-      const seconds = (performance.now() - t0) / 1000;
-      if (r.error) throw new Error(`could not start ${process.execPath} ${args.join(" ")}: ${r.error.message}`);
-      if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited with ${r.status}:\n${r.stderr.trim()}`);
-      out.push({ label, texts: 0, wordPieces: 0, seconds, cpuSeconds: 0 });
+      const { wall } = timeProcess([process.execPath, benchScript, "all", "--out", join(dir, "results"), ...extra], runEnv);
+      out.push({ label, texts: 0, wordPieces: 0, seconds: wall, cpuSeconds: 0 });
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

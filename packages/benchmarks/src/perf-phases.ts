@@ -4,7 +4,8 @@
  * the disk takes for the bytes the run wrote (their size over this machine's measured write throughput);
  * "load" is the one-off dataset load and sha256 check measured before the runs.
  */
-import { readdirSync, statSync } from "node:fs";
+import { spawnSync, type SpawnSyncOptionsWithStringEncoding } from "node:child_process";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PHASES, type Phase } from "./phases.js";
@@ -40,6 +41,41 @@ export async function diskWriteBytesPerSecond(dir: string): Promise<number> {
     await rm(path, { force: true });
   }
   return buf.length / best;
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** User + system CPU seconds of this process's waited-for children so far (Linux), or undefined. */
+function childrenCpu(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // after the command name: state is field 3; cutime and cstime are fields 16 and 17
+    return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Run a whole process to completion (an argv, or a shell line), its output discarded, or throw with its stderr; returns
+ * its wall seconds and its CPU seconds with its children's (Linux /proc; undefined elsewhere).
+ */
+export function timeProcess(
+  argv: readonly string[] | string,
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+): { wall: number; cpu: number | undefined } {
+  const c0 = childrenCpu();
+  const t0 = performance.now();
+  const options: SpawnSyncOptionsWithStringEncoding = { env, cwd, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] };
+  const r = typeof argv === "string" ? spawnSync(argv, { ...options, shell: true }) : spawnSync(argv[0]!, argv.slice(1), options);
+  const wall = (performance.now() - t0) / 1000;
+  const shown = typeof argv === "string" ? argv : [argv[0] === process.execPath ? "node" : argv[0], ...argv.slice(1)].join(" ");
+  if (r.error) throw new Error(`could not start ${shown}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${shown} exited with ${r.status}:\n${(r.stderr ?? "").trim()}`);
+  const c1 = childrenCpu();
+  return { wall, cpu: c0 === undefined || c1 === undefined ? undefined : c1 - c0 };
 }
 
 /** Median of a non-empty list (mean of the two middle values for an even count). */

@@ -5,7 +5,6 @@
  * `node dist/cli.js <exp>` process N times (what a user waits for). Prints a table; results go to
  * a temp folder that is removed afterwards. Timings are machine-dependent and never asserted.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -26,7 +25,7 @@ import {
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
-import { diskWriteBytesPerSecond, folderBytes, formatPhases, median, type PhaseRun } from "./perf-phases.js";
+import { diskWriteBytesPerSecond, folderBytes, formatPhases, median, timeProcess, type PhaseRun } from "./perf-phases.js";
 import { phaseSeconds, resetPhases } from "./phases.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
@@ -193,13 +192,7 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
     for (const id of PERF_EXPERIMENTS) {
       const walls: number[] = [];
       for (let i = 1; i <= opts.repeat; i++) {
-        const args = [cliPath, id, "--out", join(tmp, `process-${id}-${i}`), ...embedderArgs];
-        const t0 = performance.now();
-        const r = spawnSync(process.execPath, args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-        const wall = (performance.now() - t0) / 1000;
-        if (r.error) throw new Error(`could not start ${process.execPath} ${args.join(" ")}: ${r.error.message}`);
-        if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited with ${r.status}:\n${r.stderr.trim()}`);
-        walls.push(wall);
+        walls.push(timeProcess([process.execPath, cliPath, id, "--out", join(tmp, `process-${id}-${i}`), ...embedderArgs], env).wall);
       }
       result.wholeProcess[id] = walls;
     }
