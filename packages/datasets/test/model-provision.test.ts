@@ -193,6 +193,29 @@ describe("offline and local sources", () => {
     expect(sha256Hex(await readFile(join(modelDir(), "onnx/model.onnx")))).toBe(pin.files[3]!.sha256);
   });
 
+  it("files hashed once are not hashed again while unchanged (.persode-verified.json); a file changed in place is hashed and replaced", async () => {
+    await provisionModel(opts());
+    const stampPath = join(modelDir(), ".persode-verified.json");
+    // Files changed within the last 2 s are never recorded (a change inside the file system's timestamp granularity could go unseen).
+    await expect(readFile(stampPath, "utf8")).rejects.toThrow(/ENOENT/);
+    await new Promise((r) => setTimeout(r, 2100));
+    await provisionModel(opts({ offline: true }));
+    const stamp = JSON.parse(await readFile(stampPath, "utf8")) as Record<string, { sha256: string }>;
+    expect(Object.keys(stamp).sort()).toEqual([...PATHS].sort());
+    expect(stamp["onnx/model.onnx"]!.sha256).toBe(pin.files[3]!.sha256);
+    // The stamp is what a warm call trusts: a recorded sha256 that is not the pin makes the file stale (fetched again).
+    const stale = { ...stamp, "config.json": { ...stamp["config.json"]!, sha256: "0".repeat(64) } };
+    await writeFile(stampPath, JSON.stringify(stale));
+    expect((await provisionModel(opts())).files.find((f) => f.path === "config.json")!.source).not.toBe("cache");
+    // Same size, other bytes, written in place: the identity changed, so it is hashed, found wrong and replaced.
+    const onnx = join(modelDir(), "onnx/model.onnx");
+    const bytes = await readFile(onnx);
+    await writeFile(onnx, Buffer.alloc(bytes.length, 7));
+    const p = await provisionModel(opts());
+    expect(p.files.find((f) => f.path === "onnx/model.onnx")!.source).toBe("maven");
+    expect(sha256Hex(await readFile(onnx))).toBe(pin.files[3]!.sha256);
+  });
+
   it("an explicit folder (PERSODE_MODEL_DIR) is used as is when every file verifies, and is an error otherwise", async () => {
     const root = join(work, "explicit");
     for (const p of PATHS) {

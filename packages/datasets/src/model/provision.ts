@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { copyFile, mkdir, rename, rm } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve as resolvePath } from "node:path";
 import AdmZip from "adm-zip";
 import { offlineFromEnv, persodeCacheDir, writeFileAtomic } from "@persode/util";
@@ -56,6 +56,49 @@ export interface ProvisionedModel {
   dir: string;
   /** Every pinned file with the step that provided it on this call. */
   files: { path: string; sha256: string; source: ModelFileSource }[];
+}
+
+/**
+ * The model cache's record of files already verified (`<model folder>/.persode-verified.json`): each file's sha256 by
+ * its identity (inode, size, modification and change times). A file whose identity is unchanged holds the bytes that
+ * were hashed, so a warm run does not hash ≈ 100 MB of weights per model again; any write or replacement changes the
+ * identity and the file is hashed again.
+ */
+type VerifiedStamp = Record<string, { identity: string; sha256: string }>;
+const VERIFIED_STAMP = ".persode-verified.json";
+/**
+ * A file enters the stamp only when it last changed this long before it was hashed: a change within the file system's
+ * timestamp granularity (a few ms) could otherwise leave the identity as it was (git's "racy clean" problem).
+ */
+const STAMP_MIN_AGE_MS = 2000;
+
+async function readVerifiedStamp(dir: string): Promise<VerifiedStamp> {
+  try {
+    const j = JSON.parse(await readFile(join(dir, VERIFIED_STAMP), "utf8")) as unknown;
+    if (!j || typeof j !== "object" || Array.isArray(j)) return {};
+    const out: VerifiedStamp = {};
+    for (const [k, v] of Object.entries(j as Record<string, unknown>)) {
+      const e = v as { identity?: unknown; sha256?: unknown } | null;
+      if (e && typeof e.identity === "string" && typeof e.sha256 === "string") out[k] = { identity: e.identity, sha256: e.sha256 };
+    }
+    return out;
+  } catch {
+    return {}; // absent or unreadable: every file is hashed
+  }
+}
+
+/** A file's identity for the stamp, and when it last changed; undefined when it does not exist. */
+async function fileIdentity(path: string): Promise<{ key: string; changedMs: number } | undefined> {
+  try {
+    const s = await stat(path, { bigint: true });
+    if (!s.isFile()) return undefined;
+    return {
+      key: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
+      changedMs: Number(s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1e6,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** sha256 of a file, streamed; undefined when it does not exist. */
@@ -164,13 +207,24 @@ export async function provisionModel(opts: ProvisionOptions = {}): Promise<Provi
   const looked: string[] = ["PERSODE_MODEL_DIR: not set"];
   const missing = (): PinnedModelFile[] => m.files.filter((f) => !found.has(f.path));
 
-  // 2. The cache.
+  // 2. The cache (a file hashed on an earlier call and unchanged since is not hashed again: verifiedStamp).
   const stale: string[] = [];
+  const stamp = await readVerifiedStamp(dir);
+  const stamped: VerifiedStamp = {};
   for (const f of m.files) {
-    const sha = await fileSha256(join(dir, f.path));
-    if (sha === f.sha256) found.set(f.path, "cache");
-    else if (sha !== undefined) stale.push(`${f.path} (sha256 ${sha.slice(0, 12)}…, ignored)`);
+    const path = join(dir, f.path);
+    const before = await fileIdentity(path);
+    const known = before !== undefined && stamp[f.path]?.identity === before.key ? stamp[f.path]!.sha256 : undefined;
+    const sha = known ?? (await fileSha256(path));
+    if (sha === f.sha256) {
+      found.set(f.path, "cache");
+      const after = known !== undefined ? before : await fileIdentity(path);
+      if (before !== undefined && after?.key === before.key && Date.now() - before.changedMs >= STAMP_MIN_AGE_MS)
+        stamped[f.path] = { identity: before.key, sha256: sha };
+    } else if (sha !== undefined) stale.push(`${f.path} (sha256 ${sha.slice(0, 12)}…, ignored)`);
   }
+  if (JSON.stringify(stamped) !== JSON.stringify(stamp) && Object.keys(stamped).length > 0)
+    await writeFileAtomic(join(dir, VERIFIED_STAMP), JSON.stringify(stamped)).catch(() => undefined);
   looked.push(`cache ${dir}: ${describeFound(m, found, "cache")}${stale.length ? `; not the pinned bytes: ${stale.join(", ")}` : ""}`);
 
   // 3. A mirror folder, then 4. the project's bundled files: verified copies go into the cache.
