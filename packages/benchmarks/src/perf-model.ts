@@ -76,10 +76,9 @@ export async function measureEmbedding(
       try {
         const work = textsFor(embedder, texts);
         const inner = embedder instanceof CachedEmbedder ? embedder.inner : embedder;
-        const wordPieces =
-          inner instanceof TransformersEmbedder
-            ? work.reduce((n, [role, ts]) => n + inner.wordPieces(ts, role).reduce((a, b) => a + b, 0), 0)
-            : 0;
+        let wordPieces = 0;
+        if (inner instanceof TransformersEmbedder)
+          for (const [role, ts] of work) wordPieces += (await inner.wordPieces(ts, role)).reduce((a, b) => a + b, 0);
         const t0 = performance.now();
         const c0 = process.cpuUsage();
         // Batches of 512, like embedDistinct's: the embedder sorts by length and batches internally.

@@ -142,6 +142,16 @@ export class EmbeddingCache {
 
   /** Open (creating if needed) the cache of `embedderId` under `root`, loading every valid entry. */
   static async open(root: string, embedderId: string, dim: number): Promise<EmbeddingCache> {
+    const cache = await EmbeddingCache.openLazily(root, embedderId, dim);
+    await cache.ready();
+    return cache;
+  }
+
+  /**
+   * Open (creating if needed) the cache of `embedderId` under `root`; its entries are loaded on first use (`ready()`,
+   * which every lookup through CachedEmbedder awaits), so a run that embeds nothing never reads them.
+   */
+  static async openLazily(root: string, embedderId: string, dim: number): Promise<EmbeddingCache> {
     if (!Number.isInteger(dim) || dim < 1) throw new RangeError(`EmbeddingCache: dim must be a positive integer, got ${dim}`);
     if (!embedderId) throw new Error("EmbeddingCache: embedderId must be a non-empty string");
     const cache = new EmbeddingCache(join(root, cacheFolderName(embedderId)), embedderId, dim);
@@ -150,8 +160,38 @@ export class EmbeddingCache {
     } catch (e) {
       throw new Error(`embedding cache: cannot create ${cache.dir} (${(e as Error).message}); set PERSODE_DATA_DIR to a writable folder`);
     }
-    await cache.load();
     return cache;
+  }
+
+  private loading?: Promise<void>;
+  private loaded = false;
+
+  /** Load every valid entry, once (a load that fails is tried again by the next call). */
+  async ready(): Promise<void> {
+    this.loading ??= this.load().catch((e: unknown) => {
+      this.loading = undefined;
+      throw e;
+    });
+    await this.loading;
+  }
+
+  /**
+   * The state of the stored vectors: every segment's name, inode, size and times, after pending writes. Any change to
+   * what a lookup can return (a record appended, a segment merged, replaced or removed) changes it.
+   */
+  async identity(): Promise<string> {
+    await this.writeChain;
+    const names = await this.segmentNames();
+    const parts: string[] = [];
+    for (const n of names) {
+      try {
+        const st = await stat(join(this.dir, n));
+        parts.push(`${n}:${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`);
+      } catch {
+        parts.push(`${n}:gone`);
+      }
+    }
+    return parts.join("\n");
   }
 
   private async segmentNames(): Promise<string[]> {
@@ -175,6 +215,7 @@ export class EmbeddingCache {
       loadedNames.push(name);
     }
     this.stats.loaded = this.map.size;
+    this.loaded = true;
     if (loadedNames.length > COMPACT_AT) await this.compact(loadedNames);
   }
 
@@ -211,6 +252,7 @@ export class EmbeddingCache {
 
   /** The cached vector of `text` (a fresh copy), or undefined. Counts a hit or a miss. */
   get(text: string): Float64Array | undefined {
+    if (!this.loaded) throw new Error("EmbeddingCache: entries not loaded yet; await ready() first");
     const v = this.map.get(textKey(text).toString("hex"));
     if (v) {
       this.stats.hits++;
@@ -222,6 +264,7 @@ export class EmbeddingCache {
 
   /** Store vectors (in memory and appended to this process's segment); resolves once written. */
   async putMany(entries: readonly (readonly [string, Float64Array])[]): Promise<void> {
+    await this.ready();
     const fresh: [Buffer, Float64Array][] = [];
     const seen = new Set<string>();
     // Validate everything first, so a bad entry leaves the cache exactly as it was.
@@ -320,6 +363,7 @@ export class CachedEmbedder implements Embedder {
     if (role !== "query" && role !== "document")
       throw new RangeError(`CachedEmbedder: role must be "query" or "document", got ${String(role)}`);
     const prefix = this.prefixes?.[role] ?? "";
+    await this.cache.ready();
     const out: (Float64Array | undefined)[] = texts.map((t) => {
       if (typeof t !== "string") throw new TypeError(`CachedEmbedder: texts must be strings, got ${typeof t}`);
       return this.cache.get(prefix + t);

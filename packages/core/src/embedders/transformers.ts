@@ -250,7 +250,6 @@ export class TransformersEmbedder implements Embedder {
     revision: string,
     dtype: string,
     readonly source: ModelSource,
-    private readonly tokenizer: Tokenizer,
     private readonly settings: EmbedSettings,
   ) {
     this.model = { id: modelId, revision, dtype };
@@ -287,15 +286,28 @@ export class TransformersEmbedder implements Embedder {
     }
     const source = resolveModelSource({ model, dtype, modelDir, modelCacheDir });
     const hidden = hiddenSize(model, source);
-    const run = loadLock.then(() => loadFrom(model, dtype, source, "tokenizer"));
-    loadLock = run.catch(() => undefined);
-    const tokenizer = (await run).tokenizer!;
     const fp = options.fingerprint ?? (await fingerprintFiles(source.dir, requiredModelFiles(dtype)));
     // all-MiniLM-L6-v2's id keeps the form of the paper's runs (mean pooling and normalisation are implied);
     // any other pooling or an unnormalised output is part of the vector space's identity.
     const variant = `${settings.pooling === "mean" ? "" : `:${settings.pooling}`}${settings.normalize ? "" : ":raw"}`;
     const id = `${name}:${model}@${revision}:${dtype}:len${settings.maxLength}:${fp}:d${hidden}${variant}`;
-    return new TransformersEmbedder(name, id, hidden, model, revision, dtype, source, tokenizer, settings);
+    return new TransformersEmbedder(name, id, hidden, model, revision, dtype, source, settings);
+  }
+
+  /**
+   * The tokenizer, loaded on first use like the session: a run whose texts are all in the embedding cache never loads
+   * transformers.js at all.
+   */
+  private tokenizer?: Promise<Tokenizer>;
+
+  private loadedTokenizer(): Promise<Tokenizer> {
+    if (!this.tokenizer) {
+      const run = loadLock.then(() => loadFrom(this.model.id, this.model.dtype, this.source, "tokenizer"));
+      loadLock = run.catch(() => undefined);
+      this.tokenizer = run.then((r) => r.tokenizer!);
+      this.tokenizer.catch(() => (this.tokenizer = undefined));
+    }
+    return this.tokenizer;
   }
 
   /**
@@ -338,19 +350,18 @@ export class TransformersEmbedder implements Embedder {
   }
 
   /** Word pieces of each text as the model sees it (role prefix, [CLS] and [SEP] included, after truncation). */
-  wordPieces(texts: readonly string[], role: EmbedRole = "document"): number[] {
+  async wordPieces(texts: readonly string[], role: EmbedRole = "document"): Promise<number[]> {
     const prefix = this.prefixes[role];
+    const tokenizer = await this.loadedTokenizer();
     return texts.map((t) => {
-      const enc = this.tokenizer([prefix + t], { truncation: true, max_length: this.settings.maxLength }) as Record<
-        string,
-        { dims: number[] }
-      >;
+      const enc = tokenizer([prefix + t], { truncation: true, max_length: this.settings.maxLength }) as Record<string, { dims: number[] }>;
       return enc.input_ids!.dims[1]!;
     });
   }
 
   private async runBatch(batch: string[]): Promise<Float64Array[]> {
-    const enc = this.tokenizer(batch, { padding: true, truncation: true, max_length: this.settings.maxLength }) as Record<
+    const tokenizer = await this.loadedTokenizer();
+    const enc = tokenizer(batch, { padding: true, truncation: true, max_length: this.settings.maxLength }) as Record<
       string,
       { dims: number[]; data: ArrayLike<number | bigint> }
     >;
@@ -470,7 +481,7 @@ export async function createTransformersEmbedder(
   if (options.fingerprint) o.fingerprint = options.fingerprint;
   const inner = await TransformersEmbedder.load(o);
   try {
-    const cache = await EmbeddingCache.open(options.cacheDir ?? join(persodeCacheDir(env), "embeddings"), inner.id, inner.dim);
+    const cache = await EmbeddingCache.openLazily(options.cacheDir ?? join(persodeCacheDir(env), "embeddings"), inner.id, inner.dim);
     return new CachedEmbedder(inner, cache);
   } catch (e) {
     await inner.dispose();
