@@ -15,7 +15,8 @@ export function packageTestConfig() {
       outputFile: { json: "./.vitest-results.json" },
       // Runs spawned by tests inherit this: progress lines (drawn on a pipe every few seconds) would make
       // a slow machine's stderr differ from a fast one's. Progress itself is tested with its own stream.
-      env: { PERSODE_PROGRESS: "0" },
+      // The result cache is off too: a run a test starts computes (tests that check the cache turn it on themselves).
+      env: { PERSODE_PROGRESS: "0", PERSODE_RESULT_CACHE: "0" },
     },
   });
 }

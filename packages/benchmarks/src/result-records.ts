@@ -2,6 +2,7 @@
  * The records every results file the runners write carries — meta (seed, package, data sha256, dataset
  * provenance), embedder and strategy records, the gate — and the merging of earlier runs of other embedders.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { BUILTIN_STRATEGIES, GATE_FUSED_ALPHA, SIGNIFICANCE_THRESHOLD, extendedStrategies, strategies, type Embedder } from "@persode/core";
 import { findDataset } from "@persode/datasets";
@@ -22,6 +23,7 @@ import { writeFileAtomicExplained } from "@persode/util";
 const PACKAGE = { name: "@persode/benchmarks", version: "0.1.0" } as const;
 
 import { inPhaseAsync } from "./phases.js";
+import { logRead } from "./read-log.js";
 
 export { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
 
@@ -39,14 +41,23 @@ export async function readPrevious(path: string): Promise<Record<string, unknown
   try {
     text = await readFile(path, "utf8");
   } catch {
+    logRead({ path, text: undefined });
     return undefined;
   }
+  logRead({ path, text });
   try {
     const j = JSON.parse(text) as unknown;
     return j && typeof j === "object" && !Array.isArray(j) ? (j as Record<string, unknown>) : undefined;
   } catch {
     throw new Error(`${path}: the existing results file is not valid JSON; delete it or choose another --out folder`);
   }
+}
+
+/** Whether a file of the results folder exists (reported to the result cache like a read: the answer shapes the run's files). */
+export function fileExists(path: string): boolean {
+  const exists = existsSync(path);
+  logRead({ path, exists });
+  return exists;
 }
 
 /**

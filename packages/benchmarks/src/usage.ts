@@ -44,7 +44,9 @@ Options:
   --samples N         bootstrap resamples (default ${DEFAULT_SAMPLES}, at most ${MAX_SAMPLES})
   --rankings-depth D  exp5 and all: turns per line of the LoCoMo rankings files, a positive integer or full
                       (every turn; default ${DEFAULT_RANKINGS_DEPTH}); metrics always read the full rankings
-  --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable
+  --plugin FILE       load a module first (e.g. one that calls registerStrategy); repeatable (a run with one is never cached)
+  --no-cache          recompute every experiment (default: an experiment run whose code, options, data, embeddings and
+                      read files are unchanged is replayed from the result cache, checked by sha256; PERSODE_RESULT_CACHE=0 too)
   -h, --help          this text
 
 exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
@@ -74,11 +76,12 @@ const OPTIONS = {
   "allow-missing": { type: "boolean" },
   report: { type: "string" },
   "rankings-depth": { type: "string" },
+  "no-cache": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 /** Options an experiment target reads when its catalog entry lists none of its own (exp6, exp7); each other target lists its own below. */
-const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "samples", "plugin"] as const;
+const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "samples", "plugin", "no-cache"] as const;
 
 /** The options each non-experiment target reads, and `all` (the experiments' options and Exp. 5's --rankings-depth). */
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
@@ -120,7 +123,7 @@ function unknownTarget(target: string): string {
 /** An option the target does not read is a usage error, never silently ignored. */
 function rejectUnusedOptions(target: string, values: Record<string, unknown>): void {
   const own = findExperimentInfo(target)?.options;
-  const allowed: readonly string[] = TARGET_OPTIONS[target] ?? (own ? ["out", "plugin", ...own] : EXPERIMENT_OPTIONS);
+  const allowed: readonly string[] = TARGET_OPTIONS[target] ?? (own ? ["out", "plugin", "no-cache", ...own] : EXPERIMENT_OPTIONS);
   const unused = Object.keys(values).filter((k) => k !== "help" && values[k] !== undefined && !allowed.includes(k));
   if (unused.length > 0) {
     throw new UsageError(
@@ -157,6 +160,7 @@ export function checkCommandLine(values: BenchValues, positionals: readonly stri
   try {
     offlineFromEnv(process.env);
     parseEnvFlag("PERSODE_PROGRESS", process.env.PERSODE_PROGRESS);
+    parseEnvFlag("PERSODE_RESULT_CACHE", process.env.PERSODE_RESULT_CACHE);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

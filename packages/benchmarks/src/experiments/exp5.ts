@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { LOCOMO, LOCOMO_AUDIT, loadLocomoAudit } from "@persode/datasets";
 import {
@@ -19,6 +18,7 @@ import {
   meta,
   mergeRuns,
   mergeablePrevious,
+  fileExists,
   readPrevious,
   runsAfter,
   strategyRecordsOfRuns,
@@ -118,7 +118,7 @@ export const exp5: ExperimentRunnerModule = {
         turns_per_conversation: { min: Math.min(...turns), max: Math.max(...turns) },
         files: records,
       },
-      (f) => existsSync(join(ctx.out, dir, f)),
+      (f) => fileExists(join(ctx.out, dir, f)),
     );
     await writeAtomic(manifestPath, formatResultJson(manifest));
     files.push(join(dir, RANKINGS_MANIFEST));
