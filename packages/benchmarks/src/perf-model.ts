@@ -102,19 +102,24 @@ export async function measureEmbedding(
   return out;
 }
 
-/** Wall seconds of whole `node scripts/bench.mjs all` runs in a scratch cache: hashing only, then every embedder cold and warm. */
+/**
+ * Wall seconds of whole `node scripts/bench.mjs all` runs in a scratch cache: hashing only, then every embedder cold,
+ * warm and recomputed (warm embeddings, `--no-cache`), and warm again (every experiment replayed from the result cache).
+ */
 export async function measureBenchAll(benchScript: string, env: NodeJS.ProcessEnv): Promise<EmbeddingTiming[]> {
   const dir = await mkdtemp(join(tmpdir(), "persode-perf-all-"));
   const out: EmbeddingTiming[] = [];
   try {
     const runEnv = { ...env, PERSODE_DATA_DIR: join(dir, "cache") };
+    // Each run writes into a fresh folder, so the last one reads what the cold run read and replays every experiment.
     const runs: [string, string[]][] = [
       ["pnpm bench all --embedder hashing", ["--embedder", "hashing"]],
       ["pnpm bench all (every embedder), cold", []],
-      ["pnpm bench all (every embedder), warm", []],
+      ["pnpm bench all --no-cache (every embedder), warm embeddings, recomputed", ["--no-cache"]],
+      ["pnpm bench all (every embedder), warm (replayed from the result cache)", []],
     ];
-    for (const [label, extra] of runs) {
-      const { wall } = timeProcess([process.execPath, benchScript, "all", "--out", join(dir, "results"), ...extra], runEnv);
+    for (const [i, [label, extra]] of runs.entries()) {
+      const { wall } = timeProcess([process.execPath, benchScript, "all", "--out", join(dir, `results-${i}`), ...extra], runEnv);
       out.push({ label, texts: 0, wordPieces: 0, seconds: wall, cpuSeconds: 0 });
     }
   } finally {

@@ -192,7 +192,9 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
     for (const id of PERF_EXPERIMENTS) {
       const walls: number[] = [];
       for (let i = 1; i <= opts.repeat; i++) {
-        walls.push(timeProcess([process.execPath, cliPath, id, "--out", join(tmp, `process-${id}-${i}`), ...embedderArgs], env).wall);
+        walls.push(
+          timeProcess([process.execPath, cliPath, id, "--no-cache", "--out", join(tmp, `process-${id}-${i}`), ...embedderArgs], env).wall,
+        );
       }
       result.wholeProcess[id] = walls;
     }
@@ -274,7 +276,7 @@ export function formatPerf(r: PerfResult): string {
     );
   }
   out.push("", ...formatPhases(r.embedder, r.inProcess, { exp5: r.loadSeconds.locomo, exp6: r.loadSeconds.epirec }, r.writeBytesPerSecond));
-  out.push("", "Whole process: node packages/benchmarks/dist/cli.js <exp> --out <tmp> (start-up, data load, compute, writing):");
+  out.push("", "Whole process: node packages/benchmarks/dist/cli.js <exp> --no-cache --out <tmp> (start-up, data load, compute, writing):");
   const prow = Object.entries(r.wholeProcess).map(([id, walls]) => [id, ...walls.map((w) => w.toFixed(2)), median(walls).toFixed(2)]);
   out.push(...table(["exp", ...Array.from({ length: r.repeat }, (_, i) => `run ${i + 1} (s)`), "median (s)"], prow));
   return out.join("\n") + "\n";
