@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The process `pnpm bench …` runs its work in (started by scripts/bench.mjs, which keeps watch over
-// signals): the compiled benchmarks CLI. An experiment run (all, exp1–6) stages its files; this script
+// The run `pnpm bench …` does its work in (a worker thread started by scripts/bench.mjs, whose main
+// thread keeps watch over signals): the compiled benchmarks CLI. An experiment run (all, exp1–6) stages its files; this script
 // then renders figures, manifest, report and — for the repository's own results/ — the README's front
 // tables and docs/results.md into the staging folder, and the CLI publishes results, README and
 // docs/results.md together. Benchmarks never

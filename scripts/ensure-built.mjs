@@ -32,6 +32,7 @@ export function stalePackages(root = repoRoot) {
     const sources = Math.max(
       newest(join(dir, "src")),
       newest(join(dir, "data")),
+      newest(join(dir, "scripts")),
       newest(join(dir, "package.json")),
       newest(join(dir, "tsconfig.build.json")),
     );

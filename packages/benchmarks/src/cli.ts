@@ -358,8 +358,8 @@ async function longmemevalEval(
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  // Run directly (`node dist/cli.js …`): --help and usage errors are answered here; the work runs in a supervised
-  // child, as under `pnpm bench`, so a signal sent to this process is honoured at once even inside long synchronous loops.
+  // Run directly (`node dist/cli.js …`): --help and usage errors are answered here; the work runs supervised (on a worker
+  // thread), as under `pnpm bench`, so a signal sent to this process is honoured at once even inside long synchronous loops.
   const answered = process.env[SUPERVISED_ENV] ? undefined : answerUsage(process.argv.slice(2));
   const run =
     answered !== undefined

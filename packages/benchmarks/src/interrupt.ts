@@ -7,7 +7,7 @@ export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 export type StopSignal = keyof typeof SIGNAL_EXIT;
 
 /**
- * The file `pnpm bench`'s supervisor (scripts/bench.mjs) writes a signal's name into when it receives
+ * The file `pnpm bench`'s supervisor (scripts/bench.mjs's main thread) writes a signal's name into when it receives
  * one (or when its parent, pnpm, dies): long synchronous loops cannot run a signal handler, so they look
  * for this file between chunks instead.
  */

@@ -1,25 +1,51 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
-import { constants, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import { SIGNAL_EXIT, type StopSignal } from "./interrupt.js";
 
 /** Set in the environment of a supervised run, so it does not supervise itself again. */
 export const SUPERVISED_ENV = "PERSODE_SUPERVISED";
 
 /**
- * Run `node script …args` as a child and keep watch, so a stop request always reaches the run and is
- * honoured within a fraction of a second, even in the middle of long synchronous loops (which cannot run
- * a signal handler): SIGINT, SIGTERM and SIGHUP received here are forwarded to the child and written to
- * the interrupt file it looks at between chunks of work (PERSODE_INTERRUPT_FILE, see interrupt.ts); when
- * this process's parent dies (`kill -TERM` on pnpm kills pnpm and its shell, not node), the run is
- * stopped as by SIGTERM. Resolves with the child's exit code (128 + the signal's number if it was killed).
+ * The worker's entry: stop requests from the main thread are raised as the signal itself (`process.emit`), so the run's
+ * own handlers (staging.ts) run as soon as it is between two awaits; without a handler the run ends as a process does
+ * on that signal (exit 128 + its number). Then the script runs with the argv a process of its own would have.
+ */
+const ENTRY = `
+const { parentPort } = require("node:worker_threads");
+const { constants } = require("node:os");
+parentPort.on("message", (signal) => {
+  if (process.listenerCount(signal) > 0) process.emit(signal, signal);
+  else process.exit(128 + constants.signals[signal]);
+});
+parentPort.unref();
+const [script, url] = require("node:worker_threads").workerData;
+process.argv[1] = script;
+import(url).catch((e) => {
+  process.stderr.write(String((e && e.stack) || e) + "\\n");
+  process.exitCode = 1;
+});
+`;
+
+/**
+ * Run `node script …args` and keep watch, so a stop request always reaches the run and is honoured within a fraction
+ * of a second, even in the middle of long synchronous loops (which cannot run a signal handler). The run is a worker
+ * thread of this process (one Node start-up instead of two) that sees what a child process would: its own
+ * process.argv (`[node, script, …args]`), environment and exit code (`process.exitCode`, `process.exit(code)`), and
+ * its output on this process's stdout and stderr. This thread stays free for signals: SIGINT, SIGTERM and SIGHUP
+ * received here are written to the interrupt file the run looks at between chunks of work (PERSODE_INTERRUPT_FILE,
+ * see interrupt.ts) and raised in the run; when this process's parent dies (`kill -TERM` on pnpm kills pnpm and its
+ * shell, not node), the run is stopped as by SIGTERM. Resolves with the run's exit code.
  */
 export function runSupervised(script: string, args: readonly string[]): Promise<number> {
   const flag = join(tmpdir(), `persode-interrupt-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const child = spawn(process.execPath, [script, ...args], {
-    stdio: "inherit",
+  const worker = new Worker(ENTRY, {
+    eval: true,
+    argv: [...args],
+    workerData: [script, pathToFileURL(script).href],
     env: { ...process.env, PERSODE_INTERRUPT_FILE: flag, [SUPERVISED_ENV]: "1" },
   });
   let stopping = false;
@@ -32,7 +58,7 @@ export function runSupervised(script: string, args: readonly string[]): Promise<
         // the signal itself still reaches the run
       }
     }
-    child.kill(signal);
+    worker.postMessage(signal);
   };
   const handlers = (Object.keys(SIGNAL_EXIT) as StopSignal[]).map((signal) => {
     const handler = () => stop(signal);
@@ -49,14 +75,14 @@ export function runSupervised(script: string, args: readonly string[]): Promise<
     rmSync(flag, { force: true });
   };
   return new Promise((resolve) => {
-    child.on("exit", (code, signal) => {
-      done();
-      resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
+    let failed = false;
+    worker.on("error", (e) => {
+      failed = true;
+      process.stderr.write(`error: ${e.stack ?? e.message}\n`);
     });
-    child.on("error", (e) => {
+    worker.on("exit", (code) => {
       done();
-      process.stderr.write(`error: cannot start ${process.execPath} ${script}: ${e.message}\n`);
-      resolve(1);
+      resolve(failed && code === 0 ? 1 : code);
     });
   });
 }

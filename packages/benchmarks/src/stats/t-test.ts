@@ -1,9 +1,9 @@
 /**
  * The paired t-test (Student 1908; e.g. Smucker, Allan & Carterette, CIKM 2007, for IR): on the per-item
  * differences d_i = a_i − b_i, t = mean(d) / (sd(d)/√n) with the sample standard deviation (n − 1),
- * df = n − 1, two-sided p = 2·F_t(−|t|; df). The t CDF is @stdlib's (regularised incomplete beta).
+ * df = n − 1, two-sided p = 2·F_t(−|t|; df). The t CDF is @stdlib's (regularised incomplete beta; loaded by ./stdlib.ts).
  */
-import tCdf from "@stdlib/stats-base-dists-t-cdf";
+import { stdlib } from "./stdlib.js";
 
 /** Result of a paired t-test. */
 export interface PairedTTest {
@@ -35,5 +35,5 @@ export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): PairedT
   const se = Math.sqrt(ss / df / n);
   if (se === 0) return mean === 0 ? { t: 0, df, p: 1 } : { t: mean > 0 ? Infinity : -Infinity, df, p: 0 };
   const t = mean / se;
-  return { t, df, p: Math.min(1, 2 * tCdf(-Math.abs(t), df)) };
+  return { t, df, p: Math.min(1, 2 * stdlib().tCdf(-Math.abs(t), df)) };
 }

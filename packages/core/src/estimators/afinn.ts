@@ -1,13 +1,16 @@
-import Sentiment from "sentiment";
+import { createRequire } from "node:module";
+import type Sentiment from "sentiment";
 import type { EmotionEstimate, EmotionEstimator } from "./estimator.js";
 
 /** α of VADER's normalisation x/√(x² + α), reused so AFINN's E is on the same footing as VADER's. */
 export const AFINN_NORMALIZATION_ALPHA = 15;
 
-const analyzer = new Sentiment();
+let analyzer: Sentiment | undefined;
 
 /** AFINN-165 sum of word scores of one text (the `sentiment` package, with its negation handling). */
 export function afinnScore(text: string): number {
+  // the package (and its word list) is loaded on first use: importing the library does not load it
+  analyzer ??= new (createRequire(import.meta.url)("sentiment") as typeof Sentiment)();
   return analyzer.analyze(text).score;
 }
 

@@ -1,13 +1,21 @@
-import vader from "vader-sentiment";
+import { createRequire } from "node:module";
+import type vaderPort from "vader-sentiment";
 import type { EmotionEstimate, EmotionEstimator } from "./estimator.js";
 import { polarityOf } from "./estimator.js";
 
 /** VADER's published classification threshold on the compound score (Hutto & Gilbert, ICWSM 2014). */
 export const VADER_NEUTRAL_BAND = 0.05;
 
+let loaded: typeof vaderPort | undefined;
+
+/** The port, loaded on first use: importing the library (every run of the harness does) does not load its lexicon. */
+function port(): typeof vaderPort {
+  return (loaded ??= createRequire(import.meta.url)("vader-sentiment") as typeof vaderPort);
+}
+
 /** VADER scores of one text: the port's `polarity_scores` (neg, neu, pos, compound). */
 export function vaderScores(text: string): { neg: number; neu: number; pos: number; compound: number } {
-  return vader.SentimentIntensityAnalyzer.polarity_scores(text);
+  return port().SentimentIntensityAnalyzer.polarity_scores(text);
 }
 
 /**

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { copyFile, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve as resolvePath } from "node:path";
-import AdmZip from "adm-zip";
 import { offlineFromEnv, persodeCacheDir, writeFileAtomic } from "@persode/util";
 import { downloadVerified } from "../download.js";
 import { DatasetError, DatasetIntegrityError, DatasetUnavailableError } from "../errors.js";
@@ -382,6 +381,8 @@ async function fromMaven(
         src.jarSha256,
       );
     }
+    // imported here, the one place a jar is opened: a run whose model files are cached never loads the zip reader
+    const { default: AdmZip } = await import("adm-zip");
     const zip = new AdmZip(jar.jar);
     for (const f of wanted) {
       const entryName = byPath.get(f.path)!;
