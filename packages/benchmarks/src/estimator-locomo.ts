@@ -125,18 +125,23 @@ export async function rankLocomoWithEstimators(
   return { categories: questions.map((q) => q.category), recall5, fires };
 }
 
+/** The strata summarizeLocomo reports, in order: overall, then each QA category with questions (question indices of each). */
+export function locomoStrata(categories: readonly number[]): [string, number[]][] {
+  const strata: [string, number[]][] = [["overall", categories.map((_, i) => i)]];
+  for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES))
+    strata.push([name, categories.flatMap((c, i) => (c === Number(cat) ? [i] : []))]);
+  return strata.filter(([, idx]) => idx.length > 0);
+}
+
 /** Evidence recall@5 overall and per category for every column, with CIs and paired comparisons (rounded to 4). */
 export function summarizeLocomo(table: LocomoTable, spec: BootstrapSpec, label: string) {
-  const strata: [string, number[]][] = [["overall", table.categories.map((_, i) => i)]];
-  for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES))
-    strata.push([name, table.categories.flatMap((c, i) => (c === Number(cat) ? [i] : []))]);
+  const strata = locomoStrata(table.categories);
   const out: Record<
     string,
     Record<string, { n: number; recall5: number; ci95: [number, number]; paired_vs_similarity?: PairedVsSimilarity }>
   > = {};
   for (const key of table.recall5.keys()) out[key] = {};
   for (const [name, idx] of strata) {
-    if (idx.length === 0) continue;
     const u = compareToSimilarity(table.recall5, idx, spec, `${label}/${name}`, 4);
     for (const [key, v] of table.recall5) {
       const cu = u.get(key)!;

@@ -125,7 +125,7 @@ export async function rankWithEstimators(
 }
 
 /** The strata reported, in order: overall, reflective, each probe type, then each type × band. */
-export function strata(table: PerProbeTable): [string, number[]][] {
+export function strata(table: Pick<PerProbeTable, "types" | "bands">): [string, number[]][] {
   const idx = (f: (i: number) => boolean) => table.types.flatMap((_, i) => (f(i) ? [i] : []));
   const types = [...new Set(table.types)].sort();
   const bands = ["low", "mild", "high"].filter((b) => table.bands.includes(b));

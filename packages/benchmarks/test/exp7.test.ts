@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { percentileInterval, resampleTable } from "../src/stats/bootstrap.js";
+import seedrandom from "seedrandom";
+import { percentileInterval, prefetchResamples, resampleTable } from "../src/stats/bootstrap.js";
 import { RankResampler, agreement, auc, averageRanks, bootstrapStatistics, pick, spearman } from "../src/stats/correlation.js";
 import { mean } from "../src/metrics.js";
 import { listFiles, pinnedDataEnv, runCliInProcess } from "./bench-helpers.js";
@@ -47,6 +48,21 @@ describe("association statistics", () => {
       "ranks",
     );
     expect(checked).toBe(51); // 50 resamples + the identity
+  });
+
+  it("hands each statistic the documented stream's resamples (seedrandom xor4096, floor(uint32 · n / 2³²)), prefetched or not", () => {
+    const n = 23;
+    const spec = { samples: 40, seed: 5 };
+    const expected = (label: string) => {
+      const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
+      return Array.from({ length: spec.samples }, () => Array.from({ length: n }, () => Math.floor(((prng.int32() >>> 0) * n) / 2 ** 32)));
+    };
+    prefetchResamples([{ n, label: "prefetched" }], spec);
+    for (const label of ["on-demand", "prefetched"]) {
+      const seen: number[][] = [];
+      bootstrapStatistics(n, { s: (idx, counts, b) => (b >= 0 && seen.push(Array.from(idx)), counts[0]!) }, spec, label);
+      expect(seen, label).toEqual(expected(label));
+    }
   });
 
   it("the statistic bootstrap of a mean reproduces the harness's mean bootstrap on the same stream", () => {

@@ -13,7 +13,7 @@ import {
   type LocomoDataset,
 } from "@persode/datasets";
 import { ORACLE_DESCRIPTION, buildEstimators } from "../emotion-estimators.js";
-import { locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
+import { locomoStrata, locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
 import { estimatorQuality } from "../estimator-quality.js";
 import { estimateOnWorker, type PendingTextEstimates } from "../text-estimates.js";
 import {
@@ -30,6 +30,7 @@ import {
   type PerProbeTable,
 } from "../estimator-retrieval.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "../stats/randomization.js";
+import { prefetchResamples } from "../stats/bootstrap.js";
 import { EPISODIC_PROTOCOL } from "../episodic.js";
 import { mean } from "../metrics.js";
 import { pearson, pick, type StatWithCi } from "../stats/correlation.js";
@@ -81,6 +82,25 @@ function startSharedEstimates(corpus: EpisodicCorpus, emobank: EmoBankDataset, l
       missing(locomoTexts(locomo).texts.map(([t]) => t)),
     ],
   );
+}
+
+/**
+ * Every resample stream the run's bootstrap CIs read, with its size (for prefetchResamples): estimator quality's three item sets,
+ * each EpiRec stratum of part 2 (as strata() lists them) and each LoCoMo stratum (locomoStrata), under the run's `label`.
+ */
+function resampleRequests(corpus: EpisodicCorpus, emobank: EmoBankDataset, locomo: LocomoDataset, label: string) {
+  const episodes = corpus.personas.flatMap((p) => p.episodes);
+  const probes = episodes.flatMap((e) => e.probes.map((q) => ({ type: q.type, band: e.intensityBand ?? "" })));
+  const stream =
+    (prefix: string) =>
+    ([name, idx]: [string, number[]]) => ({ n: idx.length, label: `${label}/${prefix}/${name}` });
+  return [
+    { n: episodes.length, label: `${label}/epirec-episodes` },
+    { n: probes.length, label: `${label}/epirec-probes` },
+    { n: emobank.sentences.filter((s) => s.split === "test").length, label: `${label}/emobank-test` },
+    ...strata({ types: probes.map((p) => p.type), bands: probes.map((p) => p.band) }).map(stream("retrieval")),
+    ...locomoStrata(locomoTexts(locomo).questions.map((q) => q.category)).map(stream("locomo")),
+  ];
 }
 
 /**
@@ -262,6 +282,8 @@ export const exp7: ExperimentRunnerModule = {
     const embedder = await ctx.embedder();
     const dataSha = sha256Hex(new TextEncoder().encode(`${corpus.sha256}\n${emobank.sha256}\n${locomo.sha256}\n`));
     const spec = { seed: ctx.seed, samples: ctx.samples };
+    // the resample indices of every CI are drawn on the worker threads while this thread embeds and fits
+    prefetchResamples(resampleRequests(corpus, emobank, locomo, `exp7/${embedder.name}`), spec);
     const built = await buildEstimators(emobank, corpus, embedder, locomoTexts(locomo).texts);
     const estimators = built.estimators.map(memoized);
     const label = `exp7/${embedder.name}`;

@@ -4,10 +4,9 @@
  * xor4096 seeded `${seed}/${label}`, index = floor(uint32 · n / 2³²), percentile ranks as there.
  */
 import { pearson } from "@persode/core";
-import seedrandom from "seedrandom";
 import { Progress } from "@persode/util";
 import { checkInterrupt } from "../interrupt.js";
-import type { BootstrapSpec } from "./bootstrap.js";
+import { resampleIndices, type BootstrapSpec } from "./bootstrap.js";
 import { percentileRanks } from "./python-bootstrap.js";
 
 export { pearson };
@@ -166,8 +165,6 @@ export interface StatWithCi {
   ci95: [number, number] | null;
 }
 
-const TWO_POW_32 = 4294967296;
-
 /**
  * A statistic of a resample: its indices in draw order, the same resample as per-item multiplicities, and the
  * resample's number (0 … samples − 1; −1 for the observed value), so statistics sharing a derived value can
@@ -177,8 +174,9 @@ export type ResampledStatistic = (idx: Int32Array, counts: Int32Array, resample:
 
 /**
  * Percentile-bootstrap 95 % CIs of several statistics of the same n items, all computed on one shared
- * stream of resampled index sets (one per `label`). Each statistic gets the resampled indices (in draw
- * order) and the same resample as per-item multiplicities; the observed value uses the identity resample.
+ * stream of resampled index sets (one per `label`: the harness's, ./bootstrap.ts resampleIndices, so prefetchResamples can draw it
+ * ahead on a worker thread). Each statistic gets the resampled indices (in draw order) and the same resample as per-item
+ * multiplicities; the observed value uses the identity resample.
  */
 export function bootstrapStatistics(
   n: number,
@@ -193,7 +191,7 @@ export function bootstrapStatistics(
   const fns = names.map((name) => stats[name]!);
   const identity = Int32Array.from({ length: n }, (_, i) => i);
   const draws = names.map(() => new Float64Array(spec.samples));
-  const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
+  const indices = resampleIndices(n, spec, label);
   const idx = new Int32Array(n);
   const counts = new Int32Array(n);
   const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
@@ -203,8 +201,8 @@ export function bootstrapStatistics(
       progress.update(b);
     }
     counts.fill(0);
-    for (let i = 0; i < n; i++) {
-      const j = Math.floor(((prng.int32() >>> 0) * n) / TWO_POW_32);
+    for (let i = 0, at = b * n; i < n; i++) {
+      const j = indices[at + i]!;
       idx[i] = j;
       counts[j]!++;
     }
