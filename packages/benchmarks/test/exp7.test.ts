@@ -7,7 +7,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import seedrandom from "seedrandom";
 import { percentileInterval, prefetchResamples, resampleTable } from "../src/stats/bootstrap.js";
-import { RankResampler, agreement, auc, averageRanks, bootstrapStatistics, pick, spearman } from "../src/stats/correlation.js";
+import {
+  RankResampler,
+  agreement,
+  auc,
+  averageRanks,
+  bootstrapStatistics,
+  pearson,
+  pearsonPicked,
+  pick,
+  spearman,
+} from "../src/stats/correlation.js";
 import { mean } from "../src/metrics.js";
 import { listFiles, pinnedDataEnv, runCliInProcess } from "./bench-helpers.js";
 
@@ -48,6 +58,19 @@ describe("association statistics", () => {
       "ranks",
     );
     expect(checked).toBe(51); // 50 resamples + the identity
+  });
+
+  it("pearsonPicked is pearson of the picked values, bit for bit (constant sides and one item included)", () => {
+    const r = seedrandom("picked");
+    for (const n of [1, 2, 3, 50, 1000]) {
+      const xs = Float64Array.from({ length: n }, () => r() * 4 + 1);
+      const ys = Float64Array.from({ length: n }, () => Math.floor(r() * 5));
+      const idx = Int32Array.from({ length: n }, () => Math.floor(r() * n));
+      const y = pick(ys, idx);
+      expect(Object.is(pearsonPicked(xs, idx, y), pearson(pick(xs, idx), y)), `n=${n}`).toBe(true);
+      expect(Object.is(pearsonPicked(new Float64Array(n).fill(2), idx, y), Number.NaN), `constant, n=${n}`).toBe(true);
+    }
+    expect(() => pearsonPicked([1, 2], Int32Array.from([0, 1]), [1])).toThrow(/2 vs 1 values/);
   });
 
   it("hands each statistic the documented stream's resamples (seedrandom xor4096, floor(uint32 · n / 2³²)), prefetched or not", () => {

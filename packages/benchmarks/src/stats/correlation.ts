@@ -222,6 +222,35 @@ export function bootstrapStatistics(
   return out;
 }
 
+/**
+ * pearson(pick(xs, idx), y) without the picked copy: the same sums in the same order (item k of the resample is xs[idx[k]]), so the
+ * same bits; y is aligned with idx.
+ */
+export function pearsonPicked(xs: ArrayLike<number>, idx: Int32Array, y: ArrayLike<number>): number {
+  const n = idx.length;
+  if (n !== y.length) throw new RangeError(`pearson: ${n} vs ${y.length} values`);
+  if (n < 2) return Number.NaN;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += xs[idx[i]!]!;
+    my += y[i]!;
+  }
+  mx /= n;
+  my /= n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = xs[idx[i]!]! - mx;
+    const dy = y[i]! - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : Number.NaN;
+}
+
 /** The items of `xs` at `idx`, as a new Float64Array (or into `out`, of length idx.length, reused across resamples). */
 export function pick(xs: ArrayLike<number>, idx: Int32Array, out = new Float64Array(idx.length)): Float64Array {
   for (let i = 0; i < idx.length; i++) out[i] = xs[idx[i]!]!;
