@@ -75,24 +75,23 @@ export async function rankLocomoWithEstimators(
   const turns = data.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map(turnText)));
   const progress = new Progress(`exp7 LoCoMo (${embedder.name}): ranking`, { total: n * estimators.length });
   const similarity: Float64Array[] = new Array<Float64Array>(n);
+  // The stores, questions and gold turns are the same for every estimator (only E differs, given to rankGroups as memoryIntensity):
+  // built once, so each store is built once (ranking-loop's groupStore)
+  const stores = data.conversations.map((conv) => conversationStore(conv, () => ({ intensity: 0 }), vectors.document));
+  const byConversation = stores.map((_, c) => questions.filter((q) => q.conversation === c));
+  const gold = questions.map((q) => goldMask(q, stores[q.conversation]!.indexOfDia, stores[q.conversation]!.diaIds.length));
   for (const est of estimators) {
     const turnE = await est.estimate(turns);
     const qE = await est.estimate(questions.map((q) => q.question));
     const base = new Float64Array(n);
     const cols = Object.fromEntries(MODES.map((m) => [m, new Float64Array(n)])) as Record<Mode, Float64Array>;
     let ti = 0;
-    const stores = data.conversations.map((conv) =>
-      conversationStore(conv, () => ({ intensity: turnE[ti++]!.intensity }), vectors.document),
-    );
     let qe = 0;
     let qs = 0; // query index over all conversations, as rankGroups counts them
     const groups = stores.map((st, c) => ({
       ...st,
-      queries: questionQueries(
-        questions.filter((q) => q.conversation === c),
-        () => qE[qe++]!.intensity,
-        vectors.query,
-      ).map((q) => {
+      memoryIntensity: Float64Array.from(st.memories, () => turnE[ti++]!.intensity),
+      queries: questionQueries(byConversation[c]!, () => qE[qe++]!.intensity, vectors.query).map((q) => {
         const sim = similarity[qs++];
         return sim ? { ...q, similarity: sim } : q;
       }),
@@ -103,8 +102,8 @@ export async function rankLocomoWithEstimators(
       embedder,
       EXP7_STRATEGIES,
       {
-        query(qi, c, ctx) {
-          relevant = goldMask(questions[qi]!, stores[c]!.indexOfDia, stores[c]!.diaIds.length);
+        query(qi, _, ctx) {
+          relevant = gold[qi]!;
           similarity[qi] ??= ctx.similarity();
         },
         ranking(qi, si, order) {
@@ -126,18 +125,23 @@ export async function rankLocomoWithEstimators(
   return { categories: questions.map((q) => q.category), recall5, fires };
 }
 
+/** The strata summarizeLocomo reports, in order: overall, then each QA category with questions (question indices of each). */
+export function locomoStrata(categories: readonly number[]): [string, number[]][] {
+  const strata: [string, number[]][] = [["overall", categories.map((_, i) => i)]];
+  for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES))
+    strata.push([name, categories.flatMap((c, i) => (c === Number(cat) ? [i] : []))]);
+  return strata.filter(([, idx]) => idx.length > 0);
+}
+
 /** Evidence recall@5 overall and per category for every column, with CIs and paired comparisons (rounded to 4). */
 export function summarizeLocomo(table: LocomoTable, spec: BootstrapSpec, label: string) {
-  const strata: [string, number[]][] = [["overall", table.categories.map((_, i) => i)]];
-  for (const [cat, name] of Object.entries(LOCOMO_CATEGORIES))
-    strata.push([name, table.categories.flatMap((c, i) => (c === Number(cat) ? [i] : []))]);
+  const strata = locomoStrata(table.categories);
   const out: Record<
     string,
     Record<string, { n: number; recall5: number; ci95: [number, number]; paired_vs_similarity?: PairedVsSimilarity }>
   > = {};
   for (const key of table.recall5.keys()) out[key] = {};
   for (const [name, idx] of strata) {
-    if (idx.length === 0) continue;
     const u = compareToSimilarity(table.recall5, idx, spec, `${label}/${name}`, 4);
     for (const [key, v] of table.recall5) {
       const cu = u.get(key)!;

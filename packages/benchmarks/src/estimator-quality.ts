@@ -17,7 +17,7 @@ import {
   RankResampler,
   agreement,
   bootstrapStatistics,
-  pearson,
+  pearsonPicked,
   pick,
   type ResampledStatistic,
   type StatWithCi,
@@ -112,9 +112,8 @@ export async function estimatorQuality(
       const teE = Float64Array.from(te, (x) => x.intensity);
       const hasValence = te.every((x) => x.valence !== undefined);
       const teV = Float64Array.from(te, (x) => x.valence ?? 0);
-      const scratch = new Float64Array(test.length);
-      emobankStats[key(est, "pearson_arousal")] = (i, _, b) => pearson(pick(teE, i, scratch), goldArousal(i, b));
-      if (hasValence) emobankStats[key(est, "pearson_valence")] = (i, _, b) => pearson(pick(teV, i, scratch), goldValence(i, b));
+      emobankStats[key(est, "pearson_arousal")] = (i, _, b) => pearsonPicked(teE, i, goldArousal(i, b));
+      if (hasValence) emobankStats[key(est, "pearson_valence")] = (i, _, b) => pearsonPicked(teV, i, goldValence(i, b));
     }
   }
   const epStats = bootstrapStatistics(episodes.length, epirecStats, spec, `${label}/epirec-episodes`);

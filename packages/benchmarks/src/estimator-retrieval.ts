@@ -59,33 +59,36 @@ export async function rankWithEstimators(
   const targets = probeTargets(corpus);
   const progress = new Progress(`exp7 (${embedder.name}): ranking`, { total: n * estimators.length });
   const similarity: Float64Array[] = new Array<Float64Array>(n);
+  // The stores and probes are the same for every estimator (only E differs, given to rankGroups as memoryIntensity and the queries'
+  // intensity): built once, so each store is built once (ranking-loop's groupStore)
+  const personaStores = corpus.personas.map((persona) =>
+    personaGroup(
+      persona,
+      EPISODIC_PROTOCOL.stored_C,
+      corpus.referenceNowMs,
+      vectors,
+      () => ({ intensity: 0 }),
+      () => 0,
+    ),
+  );
+  const episodes = corpus.personas.flatMap((p) => p.episodes);
   for (const est of estimators) {
-    const episodes = corpus.personas.flatMap((p) => p.episodes);
     const memE = await est.estimate(episodes.map((e) => e.text));
     const qE = await est.estimate(probes.map((p) => p.probe.query));
     const base = new Uint8Array(n);
     const cols = Object.fromEntries(MODES.map((m) => [m, new Uint8Array(n)])) as Record<Mode, Uint8Array>;
     let ei = 0;
-    let pi = 0;
     let qs = 0; // probe index over all personas, as rankGroups counts them
-    const groups = corpus.personas.map((persona) => {
-      const g = personaGroup(
-        persona,
-        EPISODIC_PROTOCOL.stored_C,
-        corpus.referenceNowMs,
-        vectors,
-        () => ({ intensity: memE[ei++]!.intensity }),
-        () => qE[pi++]!.intensity,
-      );
+    const groups = personaStores.map((g) => ({
+      ...g,
+      memoryIntensity: Float64Array.from(g.memories, () => memE[ei++]!.intensity),
       // the stores hold the same vectors for every estimator: each probe's cosines come from the first pass
-      return {
-        ...g,
-        queries: g.queries.map((q) => {
-          const sim = similarity[qs++];
-          return sim ? { ...q, similarity: sim } : q;
-        }),
-      };
-    });
+      queries: g.queries.map((q) => {
+        const sim = similarity[qs];
+        const intensity = qE[qs++]!.intensity;
+        return sim ? { ...q, intensity, similarity: sim } : { ...q, intensity };
+      }),
+    }));
     const fire = rankGroups(
       groups,
       embedder,
@@ -122,7 +125,7 @@ export async function rankWithEstimators(
 }
 
 /** The strata reported, in order: overall, reflective, each probe type, then each type × band. */
-export function strata(table: PerProbeTable): [string, number[]][] {
+export function strata(table: Pick<PerProbeTable, "types" | "bands">): [string, number[]][] {
   const idx = (f: (i: number) => boolean) => table.types.flatMap((_, i) => (f(i) ? [i] : []));
   const types = [...new Set(table.types)].sort();
   const bands = ["low", "mild", "high"].filter((b) => table.bands.includes(b));

@@ -14,6 +14,7 @@ import {
   type RankingContext,
   type RankingQuery,
   type RetrievalStrategy,
+  type StoreColumns,
 } from "@persode/core";
 import type { Progress } from "@persode/util";
 import { checkInterrupt } from "./interrupt.js";
@@ -35,6 +36,12 @@ export interface RankingGroup {
   /** "now" of every ranking in this group, epoch ms. */
   nowMs: number;
   queries: readonly GroupQuery[];
+  /**
+   * E of each memory (each in [0, 1]), aligned with `memories`, in place of their `emotionalIntensity`: one
+   * store ranked again with other memory E (Exp. 7, once per emotion estimator) is built once, for the first call that ranks the same
+   * `memories` and `vectors` arrays, and each call ranks it with its own E.
+   */
+  memoryIntensity?: ArrayLike<number>;
 }
 
 /** Receives the rankings; query indices run over all groups' queries in order. */
@@ -96,9 +103,7 @@ function rankAll(
   let qi = 0;
   for (let gi = 0; gi < groups.length; gi++) {
     const group = groups[gi]!;
-    const store = new MemoryStore({ embedder });
-    for (let i = 0; i < group.memories.length; i++) store.addEmbedded(group.memories[i]!, group.vectors[i]!);
-    const columns = store.columns();
+    const { store, columns } = groupStore(group, embedder);
     staticOrders.fill(undefined);
     for (const q of group.queries) {
       fires[qi] = gateFires(q.intensity) ? 1 : 0;
@@ -123,4 +128,43 @@ function rankAll(
     }
   }
   return fires;
+}
+
+/** A group's store and its columns as built (E from the memories), kept while its `memories` array is referenced. */
+interface BuiltStore {
+  embedder: Embedder;
+  vectors: readonly Float64Array[];
+  store: MemoryStore;
+  columns: StoreColumns;
+}
+
+const builtStores = new WeakMap<readonly MemoryInit[], BuiltStore>();
+
+/**
+ * The store of a group and the columns its queries are ranked over: built once per (memories, vectors, embedder) — ranking never
+ * changes a store (no recall is recorded) — with the group's memoryIntensity, when given, as the E column.
+ */
+function groupStore(group: RankingGroup, embedder: Embedder): { store: MemoryStore; columns: StoreColumns } {
+  let built = builtStores.get(group.memories);
+  if (!built || built.embedder !== embedder || built.vectors !== group.vectors) {
+    const store = new MemoryStore({ embedder });
+    for (let i = 0; i < group.memories.length; i++) store.addEmbedded(group.memories[i]!, group.vectors[i]!);
+    built = { embedder, vectors: group.vectors, store, columns: store.columns() };
+    builtStores.set(group.memories, built);
+  }
+  const { store, columns } = built;
+  const e = group.memoryIntensity;
+  if (e === undefined) return { store, columns };
+  if (e.length !== columns.size)
+    throw new RangeError(`rankGroups: memoryIntensity has ${e.length} values, the group has ${columns.size} memories`);
+  const E = new Float64Array(columns.size);
+  for (let i = 0; i < E.length; i++) {
+    const x = e[i]!;
+    if (!(x >= 0 && x <= 1))
+      throw new RangeError(
+        `rankGroups: memoryIntensity[${i}] (memory ${store.memories[i]!.id}) is ${x}; an emotional intensity E is in [0, 1]`,
+      );
+    E[i] = x;
+  }
+  return { store, columns: { ...columns, emotionalIntensity: E } };
 }

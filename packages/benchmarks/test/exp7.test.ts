@@ -5,8 +5,19 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { percentileInterval, resampleTable } from "../src/stats/bootstrap.js";
-import { RankResampler, agreement, auc, averageRanks, bootstrapStatistics, pick, spearman } from "../src/stats/correlation.js";
+import seedrandom from "seedrandom";
+import { percentileInterval, prefetchResamples, resampleTable } from "../src/stats/bootstrap.js";
+import {
+  RankResampler,
+  agreement,
+  auc,
+  averageRanks,
+  bootstrapStatistics,
+  pearson,
+  pearsonPicked,
+  pick,
+  spearman,
+} from "../src/stats/correlation.js";
 import { mean } from "../src/metrics.js";
 import { listFiles, pinnedDataEnv, runCliInProcess } from "./bench-helpers.js";
 
@@ -47,6 +58,34 @@ describe("association statistics", () => {
       "ranks",
     );
     expect(checked).toBe(51); // 50 resamples + the identity
+  });
+
+  it("pearsonPicked is pearson of the picked values, bit for bit (constant sides and one item included)", () => {
+    const r = seedrandom("picked");
+    for (const n of [1, 2, 3, 50, 1000]) {
+      const xs = Float64Array.from({ length: n }, () => r() * 4 + 1);
+      const ys = Float64Array.from({ length: n }, () => Math.floor(r() * 5));
+      const idx = Int32Array.from({ length: n }, () => Math.floor(r() * n));
+      const y = pick(ys, idx);
+      expect(Object.is(pearsonPicked(xs, idx, y), pearson(pick(xs, idx), y)), `n=${n}`).toBe(true);
+      expect(Object.is(pearsonPicked(new Float64Array(n).fill(2), idx, y), Number.NaN), `constant, n=${n}`).toBe(true);
+    }
+    expect(() => pearsonPicked([1, 2], Int32Array.from([0, 1]), [1])).toThrow(/2 vs 1 values/);
+  });
+
+  it("hands each statistic the documented stream's resamples (seedrandom xor4096, floor(uint32 · n / 2³²)), prefetched or not", () => {
+    const n = 23;
+    const spec = { samples: 40, seed: 5 };
+    const expected = (label: string) => {
+      const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
+      return Array.from({ length: spec.samples }, () => Array.from({ length: n }, () => Math.floor(((prng.int32() >>> 0) * n) / 2 ** 32)));
+    };
+    prefetchResamples([{ n, label: "prefetched" }], spec);
+    for (const label of ["on-demand", "prefetched"]) {
+      const seen: number[][] = [];
+      bootstrapStatistics(n, { s: (idx, counts, b) => (b >= 0 && seen.push(Array.from(idx)), counts[0]!) }, spec, label);
+      expect(seen, label).toEqual(expected(label));
+    }
   });
 
   it("the statistic bootstrap of a mean reproduces the harness's mean bootstrap on the same stream", () => {

@@ -176,6 +176,26 @@ export class RankingContext {
     return out;
   }
 
+  /**
+   * fused(alpha, useQueryRelevance)'s values in a scratch buffer reused by every context (read at once by fusedTop, never kept):
+   * the same expressions, element by element, without a fused and a salience array per query (the salience is taken from the
+   * cache when some strategy computed it already).
+   */
+  private fusedScratch(alpha: number, useQueryRelevance: boolean): Float64Array {
+    const sim = this.similarity();
+    const { size, emotionalIntensity: E, contextualRelevance: C, recallCount: n } = this.columns;
+    if (fusedScratchBuffer.length < size) fusedScratchBuffer = new Float64Array(Math.max(size, 2 * fusedScratchBuffer.length));
+    const out = fusedScratchBuffer.subarray(0, size);
+    const sal = this.salienceCache.get(useQueryRelevance);
+    if (sal) for (let i = 0; i < size; i++) out[i] = alpha * sim[i]! + (1 - alpha) * sal[i]!;
+    else {
+      const w = this.params.weights;
+      for (let i = 0; i < size; i++)
+        out[i] = alpha * sim[i]! + (1 - alpha) * salienceOf(E[i]!, n[i]!, useQueryRelevance ? clip(sim[i]!) : C[i]!, w);
+    }
+    return out;
+  }
+
   /** Full ranking by fused score, stable descending (memoised per α and context mode; α = 1 also per similarity array). */
   fusedOrder(alpha: number, useQueryRelevance = true): Int32Array {
     const key = `${alpha}|${useQueryRelevance}`;
@@ -213,7 +233,7 @@ export class RankingContext {
       let tops = sim ? similarityTops.get(sim) : undefined;
       o = shared ? shared.subarray(0, Math.min(k, shared.length)) : tops?.get(k);
       if (!o) {
-        o = topOrder(this.fused(alpha, useQueryRelevance), k);
+        o = topOrder(this.fusedScratch(alpha, useQueryRelevance), k);
         if (sim) {
           if (!tops) similarityTops.set(sim, (tops = new Map()));
           tops.set(k, o);
@@ -270,6 +290,9 @@ const similarityTops = new WeakMap<Float64Array, Map<number, Int32Array>>();
 Object.freeze(RankingContext.prototype);
 
 let lanesScratch = new Float64Array(0);
+
+/** RankingContext.fusedScratch's buffer (ranking is synchronous, so one buffer serves every context). */
+let fusedScratchBuffer = new Float64Array(0);
 
 /**
  * A zeroed scratch buffer for the per-memory FMA lanes, reused across queries: similarity() is

@@ -253,6 +253,14 @@ describe("blasDotAt (blasDot over the non-zeros of a sparse x)", () => {
     expect(visited).toBeLessThan(0.6 * 8 * [0, 1, 15, 16, 17, 33, 100, 256, 257, 384].reduce((a, n) => a + (n & -16), 0));
   });
 
+  it("gives blasNorm as sqrt(blasDotAt(x, x)), bit for bit (the prototype estimator's norm of a hashing vector)", () => {
+    for (const n of [16, 17, 256, 257, 384])
+      for (const zeros of [0, 0.5, 0.9, 1]) {
+        const x = vec(n, zeros);
+        expect(Object.is(Math.sqrt(blasDotAt(lanePositions(x), x, x)), blasNorm(x)), `n=${n} zeros ${zeros}`).toBe(true);
+      }
+  });
+
   it("honours n", () => {
     const x = vec(70, 0.8);
     const y = vec(70, 0);

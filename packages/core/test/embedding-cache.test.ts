@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -218,6 +219,15 @@ describe("EmbeddingCache + CachedEmbedder", () => {
     expect(c.get("ok")).toBeUndefined();
     expect(c.stats.written).toBe(0);
     expect(textKey("x").length).toBe(32);
+  });
+
+  it("keys a text by the SHA-256 of its UTF-8 bytes, as segments written before were keyed", async () => {
+    const texts = ["x", "", "Café — naïve 😀", "line\nbreak", "a".repeat(1000)];
+    for (const t of texts) expect(textKey(t).equals(createHash("sha256").update(Buffer.from(t, "utf8")).digest()), t).toBe(true);
+    const c = await EmbeddingCache.open(root, "toy", 2);
+    await c.putMany(texts.map((t, i) => [t, new Float64Array([i, -i])] as const));
+    const again = await EmbeddingCache.open(root, "toy", 2);
+    texts.forEach((t, i) => expect(Array.from(again.get(t)!), t).toEqual([i, -i]));
   });
 
   it("refuses, without caching anything, an inner embedder that returns the wrong number of vectors", async () => {

@@ -75,4 +75,17 @@ describe("memoised orders", () => {
     expect(f3).not.toBe(t3);
     expect(Array.from(f3)).toEqual(Array.from(t3));
   });
+
+  it("fusedTop is the first k of the fused scores' full order, whether or not the salience was computed before", async () => {
+    const s = await store();
+    const q = { text: "dog park dinner", vector: await s.embedder.embed("dog park dinner") };
+    for (const alpha of [0, 0.3, 0.5])
+      for (const useQR of [true, false])
+        for (const salienceFirst of [false, true]) {
+          const ctx = s.context(q, now);
+          if (salienceFirst) ctx.salience(useQR);
+          const want = Array.from(descendingOrder(s.context(q, now).fused(alpha, useQR))).slice(0, 4);
+          expect(Array.from(ctx.fusedTop(alpha, useQR, 4)), `α ${alpha}, C′ ${useQR}, salience first ${salienceFirst}`).toEqual(want);
+        }
+  });
 });

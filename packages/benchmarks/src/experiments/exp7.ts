@@ -1,10 +1,21 @@
 import { join } from "node:path";
 import { pyRound } from "@persode/util";
 import { checkEstimate, emobankPredict, type EmotionEstimate, type EmotionEstimator } from "@persode/core";
-import { EMOBANK, EPIREC, LOCOMO, corpusCounts, loadEmoBank, sha256Hex } from "@persode/datasets";
+import {
+  EMOBANK,
+  EPIREC,
+  LOCOMO,
+  corpusCounts,
+  loadEmoBank,
+  sha256Hex,
+  type EmoBankDataset,
+  type EpisodicCorpus,
+  type LocomoDataset,
+} from "@persode/datasets";
 import { ORACLE_DESCRIPTION, buildEstimators } from "../emotion-estimators.js";
-import { locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
+import { locomoStrata, locomoTexts, rankLocomoWithEstimators, summarizeLocomo } from "../estimator-locomo.js";
 import { estimatorQuality } from "../estimator-quality.js";
+import { estimateOnWorker, type PendingTextEstimates } from "../text-estimates.js";
 import {
   BASELINE,
   EXP7_ALPHA,
@@ -19,6 +30,7 @@ import {
   type PerProbeTable,
 } from "../estimator-retrieval.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "../stats/randomization.js";
+import { prefetchResamples } from "../stats/bootstrap.js";
 import { EPISODIC_PROTOCOL } from "../episodic.js";
 import { mean } from "../metrics.js";
 import { pearson, pick, type StatWithCi } from "../stats/correlation.js";
@@ -42,6 +54,8 @@ import { RUNNER_FACTS } from "./catalog.js";
  */
 const EMBEDDER_INDEPENDENT = new Set(["lexicon", "vader", "afinn"]);
 const sharedEstimates = new Map<string, Map<string, EmotionEstimate>>();
+/** Their estimates of the run's texts being computed on a worker thread (text-estimates.ts), chunk by chunk. */
+let pendingEstimates: PendingTextEstimates | undefined;
 
 function sharedCache(name: string): Map<string, EmotionEstimate> {
   let c = sharedEstimates.get(name);
@@ -50,19 +64,67 @@ function sharedCache(name: string): Map<string, EmotionEstimate> {
 }
 
 /**
+ * Start the embedder-independent estimates of every text the run will ask them for on a worker thread, in the order it asks:
+ * EpiRec episodes, probes and EmoBank test sentences (part 1), then LoCoMo turns and questions (its reruns).
+ */
+function startSharedEstimates(corpus: EpisodicCorpus, emobank: EmoBankDataset, locomo: LocomoDataset): void {
+  const caches = [...EMBEDDER_INDEPENDENT].map(sharedCache);
+  const missing = (texts: string[]) => [...new Set(texts)].filter((t) => caches.some((c) => !c.has(t)));
+  const episodes = corpus.personas.flatMap((p) => p.episodes);
+  pendingEstimates = estimateOnWorker(
+    [...EMBEDDER_INDEPENDENT],
+    [
+      missing([
+        ...episodes.map((e) => e.text),
+        ...episodes.flatMap((e) => e.probes.map((q) => q.query)),
+        ...emobank.sentences.filter((s) => s.split === "test").map((s) => s.text),
+      ]),
+      missing(locomoTexts(locomo).texts.map(([t]) => t)),
+    ],
+  );
+}
+
+/**
+ * Every resample stream the run's bootstrap CIs read, with its size (for prefetchResamples): estimator quality's three item sets,
+ * each EpiRec stratum of part 2 (as strata() lists them) and each LoCoMo stratum (locomoStrata), under the run's `label`.
+ */
+function resampleRequests(corpus: EpisodicCorpus, emobank: EmoBankDataset, locomo: LocomoDataset, label: string) {
+  const episodes = corpus.personas.flatMap((p) => p.episodes);
+  const probes = episodes.flatMap((e) => e.probes.map((q) => ({ type: q.type, band: e.intensityBand ?? "" })));
+  const stream =
+    (prefix: string) =>
+    ([name, idx]: [string, number[]]) => ({ n: idx.length, label: `${label}/${prefix}/${name}` });
+  return [
+    { n: episodes.length, label: `${label}/epirec-episodes` },
+    { n: probes.length, label: `${label}/epirec-probes` },
+    { n: emobank.sentences.filter((s) => s.split === "test").length, label: `${label}/emobank-test` },
+    ...strata({ types: probes.map((p) => p.type), bands: probes.map((p) => p.band) }).map(stream("retrieval")),
+    ...locomoStrata(locomoTexts(locomo).questions.map((q) => q.category)).map(stream("locomo")),
+  ];
+}
+
+/**
  * Estimates are asked for the same texts in part 1 and part 2: compute (and range-check) each text once per
- * estimator, and once per process for the embedder-independent ones.
+ * estimator, and once per process for the embedder-independent ones (taken from the worker's chunks as they come).
  */
 function memoized(est: EmotionEstimator): EmotionEstimator {
-  const cache = EMBEDDER_INDEPENDENT.has(est.name) ? sharedCache(est.name) : new Map<string, EmotionEstimate>();
+  const shared = EMBEDDER_INDEPENDENT.has(est.name);
+  const cache = shared ? sharedCache(est.name) : new Map<string, EmotionEstimate>();
+  const check = (e: EmotionEstimate, text: string) => checkEstimate(e, `estimator "${est.name}"`, text);
   return {
     name: est.name,
     description: est.description,
     ...(est.upperBound ? { upperBound: true } : {}),
     async estimate(texts) {
-      const todo = [...new Set(texts.filter((t) => !cache.has(t)))];
-      if (todo.length > 0)
-        (await est.estimate(todo)).forEach((e, i) => cache.set(todo[i]!, checkEstimate(e, `estimator "${est.name}"`, todo[i]!)));
+      const missing = () => [...new Set(texts.filter((t) => !cache.has(t)))];
+      let todo = missing();
+      for (let next = shared && todo.length > 0 ? pendingEstimates?.next(est.name) : undefined; next;) {
+        const chunk = await next;
+        if (chunk) for (const [t, e] of chunk) if (!cache.has(t)) cache.set(t, check(e, t));
+        todo = missing();
+        next = todo.length > 0 ? pendingEstimates?.next(est.name) : undefined;
+      }
+      if (todo.length > 0) (await est.estimate(todo)).forEach((e, i) => cache.set(todo[i]!, check(e, todo[i]!)));
       return texts.map((t) => cache.get(t)!);
     },
   };
@@ -216,9 +278,12 @@ export const exp7: ExperimentRunnerModule = {
     const corpus = await ctx.epirec();
     const emobank = await loadEmoBank();
     const locomo = await ctx.locomo();
+    startSharedEstimates(corpus, emobank, locomo);
     const embedder = await ctx.embedder();
     const dataSha = sha256Hex(new TextEncoder().encode(`${corpus.sha256}\n${emobank.sha256}\n${locomo.sha256}\n`));
     const spec = { seed: ctx.seed, samples: ctx.samples };
+    // the resample indices of every CI are drawn on the worker threads while this thread embeds and fits
+    prefetchResamples(resampleRequests(corpus, emobank, locomo, `exp7/${embedder.name}`), spec);
     const built = await buildEstimators(emobank, corpus, embedder, locomoTexts(locomo).texts);
     const estimators = built.estimators.map(memoized);
     const label = `exp7/${embedder.name}`;

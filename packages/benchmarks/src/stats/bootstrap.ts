@@ -137,6 +137,15 @@ function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet
   return set;
 }
 
+/**
+ * The resample indices of `label`'s stream for n items (`samples` × n, draw order: resample b is [b·n, (b + 1)·n)), as documented
+ * above; drawn once, or found drawn by prefetchResamples. Shared with resampleTable's sets: do not modify them.
+ */
+export function resampleIndices(n: number, spec: BootstrapSpec, label: string): Uint32Array {
+  checkSpec(spec, label);
+  return resampleSet(n, spec, label).indices;
+}
+
 /** FNV-1a over a column's float64 bits: a cheap key, confirmed by comparing the values. */
 function contentHash(col: Float64Array): number {
   const words = new Uint32Array(col.buffer, col.byteOffset, col.length * 2);

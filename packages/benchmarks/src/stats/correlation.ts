@@ -4,10 +4,9 @@
  * xor4096 seeded `${seed}/${label}`, index = floor(uint32 · n / 2³²), percentile ranks as there.
  */
 import { pearson } from "@persode/core";
-import seedrandom from "seedrandom";
 import { Progress } from "@persode/util";
 import { checkInterrupt } from "../interrupt.js";
-import type { BootstrapSpec } from "./bootstrap.js";
+import { resampleIndices, type BootstrapSpec } from "./bootstrap.js";
 import { percentileRanks } from "./python-bootstrap.js";
 
 export { pearson };
@@ -166,8 +165,6 @@ export interface StatWithCi {
   ci95: [number, number] | null;
 }
 
-const TWO_POW_32 = 4294967296;
-
 /**
  * A statistic of a resample: its indices in draw order, the same resample as per-item multiplicities, and the
  * resample's number (0 … samples − 1; −1 for the observed value), so statistics sharing a derived value can
@@ -177,8 +174,9 @@ export type ResampledStatistic = (idx: Int32Array, counts: Int32Array, resample:
 
 /**
  * Percentile-bootstrap 95 % CIs of several statistics of the same n items, all computed on one shared
- * stream of resampled index sets (one per `label`). Each statistic gets the resampled indices (in draw
- * order) and the same resample as per-item multiplicities; the observed value uses the identity resample.
+ * stream of resampled index sets (one per `label`: the harness's, ./bootstrap.ts resampleIndices, so prefetchResamples can draw it
+ * ahead on a worker thread). Each statistic gets the resampled indices (in draw order) and the same resample as per-item
+ * multiplicities; the observed value uses the identity resample.
  */
 export function bootstrapStatistics(
   n: number,
@@ -193,7 +191,7 @@ export function bootstrapStatistics(
   const fns = names.map((name) => stats[name]!);
   const identity = Int32Array.from({ length: n }, (_, i) => i);
   const draws = names.map(() => new Float64Array(spec.samples));
-  const prng = seedrandom.xor4096(`${spec.seed}/${label}`);
+  const indices = resampleIndices(n, spec, label);
   const idx = new Int32Array(n);
   const counts = new Int32Array(n);
   const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
@@ -203,8 +201,8 @@ export function bootstrapStatistics(
       progress.update(b);
     }
     counts.fill(0);
-    for (let i = 0; i < n; i++) {
-      const j = Math.floor(((prng.int32() >>> 0) * n) / TWO_POW_32);
+    for (let i = 0, at = b * n; i < n; i++) {
+      const j = indices[at + i]!;
       idx[i] = j;
       counts[j]!++;
     }
@@ -222,6 +220,35 @@ export function bootstrapStatistics(
     out[name] = { value, ci95: finite ? (d.sort(), [d[lo]!, d[hi]!]) : null };
   });
   return out;
+}
+
+/**
+ * pearson(pick(xs, idx), y) without the picked copy: the same sums in the same order (item k of the resample is xs[idx[k]]), so the
+ * same bits; y is aligned with idx.
+ */
+export function pearsonPicked(xs: ArrayLike<number>, idx: Int32Array, y: ArrayLike<number>): number {
+  const n = idx.length;
+  if (n !== y.length) throw new RangeError(`pearson: ${n} vs ${y.length} values`);
+  if (n < 2) return Number.NaN;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += xs[idx[i]!]!;
+    my += y[i]!;
+  }
+  mx /= n;
+  my /= n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = xs[idx[i]!]! - mx;
+    const dy = y[i]! - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : Number.NaN;
 }
 
 /** The items of `xs` at `idx`, as a new Float64Array (or into `out`, of length idx.length, reused across resamples). */

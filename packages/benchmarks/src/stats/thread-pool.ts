@@ -53,7 +53,7 @@ let workers: Worker[] | undefined;
 let broken = false;
 
 /** How many threads the pool uses in all, the main thread included. */
-function poolThreads(): number {
+export function poolThreads(): number {
   const env = process.env.PERSODE_THREADS;
   if (env !== undefined && env !== "") {
     const t = Number(env);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, hash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
@@ -41,7 +41,12 @@ export interface EmbeddingCacheStats {
 
 /** The cache key of one text: SHA-256 of its UTF-8 bytes. */
 export function textKey(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
+  return hash("sha256", text, "buffer");
+}
+
+/** textKey(text) as hex, the in-memory map's key (one-shot sha256 of the UTF-8 bytes, straight to hex). */
+function textKeyHex(text: string): string {
+  return hash("sha256", text, "hex");
 }
 
 /**
@@ -253,7 +258,7 @@ export class EmbeddingCache {
   /** The cached vector of `text` (a fresh copy), or undefined. Counts a hit or a miss. */
   get(text: string): Float64Array | undefined {
     if (!this.loaded) throw new Error("EmbeddingCache: entries not loaded yet; await ready() first");
-    const v = this.map.get(textKey(text).toString("hex"));
+    const v = this.map.get(textKeyHex(text));
     if (v) {
       this.stats.hits++;
       return v.slice();

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Embedder } from "./embedder.js";
 
 const TOKEN_RE = /[a-z0-9']+/g;
@@ -17,7 +17,8 @@ export function hashingTokens(text: string): string[] {
  * @internal exported for tests only: test/hashing.test.ts checks index and sign against a BigInt re-derivation.
  */
 export function hashToken(token: string, dim: number): { index: number; sign: 1 | -1 } {
-  const digest = createHash("md5").update(token, "utf8").digest();
+  // one-shot MD5 of the token's UTF-8 bytes (the same digest as createHash("md5").update(token, "utf8"), without a Hash object per token)
+  const digest = hash("md5", token, "buffer");
   const sign: 1 | -1 = (digest[14]! & 1) === 0 ? 1 : -1;
   let index: number;
   if (dim === 256) index = digest[15]!;

@@ -91,7 +91,8 @@ export function prototypeScore(
   v: Float64Array,
 ): { score: number; positive: number; negative: number; neutral: number } {
   const at = space.modelVectors === true ? undefined : lanePositions(v);
-  const nv = blasNorm(v);
+  // ‖v‖ = sqrt(blasDot(v, v)); over v's non-zeros only when they are known (blasDotAt: the same bits)
+  const nv = at ? Math.sqrt(blasDotAt(at, v, v)) : blasNorm(v);
   const positive = meanCosine(v, at, nv, space.positive);
   const negative = meanCosine(v, at, nv, space.negative);
   const neutral = meanCosine(v, at, nv, space.neutral);

@@ -118,9 +118,15 @@ function gramDense(x: Float64Array, n: number, d: number): { mu: Float64Array; g
     for (let i = 0, c = j * n; i < n; i++) s += cols[c + i]!;
     mu[j] = s;
   }
-  for (let a = 0; a < d; a++) {
+  // Rows a and a + 1 of the upper triangle together: each loaded column b feeds both rows' sums (8 sums at once).
+  // Every entry is still its own sum over i in ascending order, so the bits are those of one sum per entry.
+  for (let a = 0; a < d; a += 2) {
     const ca = a * n;
-    let b = a;
+    gram[a * d + a] = columnDot(cols, ca, ca, n);
+    if (a + 1 === d) break;
+    const a1 = a + 1;
+    const cb1 = a1 * n;
+    let b = a1;
     for (; b + 3 < d; b += 4) {
       const c0 = b * n;
       const c1 = c0 + n;
@@ -130,26 +136,49 @@ function gramDense(x: Float64Array, n: number, d: number): { mu: Float64Array; g
       let s1 = 0;
       let s2 = 0;
       let s3 = 0;
+      let t0 = 0;
+      let t1 = 0;
+      let t2 = 0;
+      let t3 = 0;
       for (let i = 0; i < n; i++) {
         const va = cols[ca + i]!;
-        s0 += va * cols[c0 + i]!;
-        s1 += va * cols[c1 + i]!;
-        s2 += va * cols[c2 + i]!;
-        s3 += va * cols[c3 + i]!;
+        const vb = cols[cb1 + i]!;
+        const x0 = cols[c0 + i]!;
+        const x1 = cols[c1 + i]!;
+        const x2 = cols[c2 + i]!;
+        const x3 = cols[c3 + i]!;
+        s0 += va * x0;
+        s1 += va * x1;
+        s2 += va * x2;
+        s3 += va * x3;
+        t0 += vb * x0;
+        t1 += vb * x1;
+        t2 += vb * x2;
+        t3 += vb * x3;
       }
       gram[a * d + b] = s0;
       gram[a * d + b + 1] = s1;
       gram[a * d + b + 2] = s2;
       gram[a * d + b + 3] = s3;
+      gram[a1 * d + b] = t0;
+      gram[a1 * d + b + 1] = t1;
+      gram[a1 * d + b + 2] = t2;
+      gram[a1 * d + b + 3] = t3;
     }
     for (; b < d; b++) {
       const cb = b * n;
-      let s = 0;
-      for (let i = 0; i < n; i++) s += cols[ca + i]! * cols[cb + i]!;
-      gram[a * d + b] = s;
+      gram[a * d + b] = columnDot(cols, ca, cb, n);
+      gram[a1 * d + b] = columnDot(cols, cb1, cb, n);
     }
   }
   return { mu, gram };
+}
+
+/** Σᵢ cols[p + i]·cols[q + i] over i = 0 … n − 1 in ascending order. */
+function columnDot(cols: Float64Array, p: number, q: number, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += cols[p + i]! * cols[q + i]!;
+  return s;
 }
 
 /** Solve a ridge problem for one λ ≥ 0: w = (G + λI)⁻¹ Xᵀy per target, intercept ȳ − w·μ (unpenalised). */
