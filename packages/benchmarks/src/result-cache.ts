@@ -10,10 +10,10 @@
  * wrote, and its report; one variant per state of the files it read, e.g. a fresh --out folder and a full one) and
  * `blobs/<sha256>` (file contents, shared by every entry that wrote the same bytes).
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs";
-import { readFile, readdir, rm, stat, utimes } from "node:fs/promises";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EmbedRole, Embedder } from "@persode/core";
 import { parseEnvFlag, persodeCacheDir, writeFileAtomic } from "@persode/util";
@@ -37,6 +37,11 @@ const RUN_CONTROL_ENV = new Set([
   "PERSODE_DATA_DIR",
 ]);
 const ROLES: readonly EmbedRole[] = ["document", "query"];
+/**
+ * A blob's identity is trusted in place of its sha256 only when it last changed this long before it was hashed: a write
+ * within the file system's timestamp granularity could otherwise leave the identity as it was.
+ */
+const VERIFIED_MIN_AGE_MS = 2000;
 
 /** What identifies one experiment's run besides code and environment: everything `pnpm bench` passes it. */
 export interface RunIdentity {
@@ -64,7 +69,11 @@ interface Entry {
    * state of the embedding cache (EmbeddingCache.identity) when those vectors were last seen in it.
    */
   embeddings?: { texts: string; sha256: string; store?: string };
-  writes: { file: string; sha256: string; bytes: number }[];
+  /**
+   * Every file the run wrote: its blob's sha256 and size, and the blob's identity (inode, size, modification time) once
+   * it was checked and had not changed for VERIFIED_MIN_AGE_MS, so later replays need not hash it again.
+   */
+  writes: { file: string; sha256: string; bytes: number; verified?: string }[];
   removed: string[];
   report: ExperimentReport;
 }
@@ -159,6 +168,35 @@ function snapshot(dir: string): Map<string, string> {
   };
   walk("");
   return out;
+}
+
+/** A blob's identity for `writes[].verified` (not its change time: linking a blob into a results folder changes that), and when it last changed. */
+function blobIdentity(path: string): { key: string; changedMs: number } | undefined {
+  try {
+    const s = lstatSync(path, { bigint: true });
+    return { key: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`, changedMs: Number(s.mtimeNs) / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Put the blob's bytes at `target`: a hard link (a copy across file systems) beside it, renamed over it. */
+async function placeBlob(blob: string, target: string): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const tmp = `${target}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    try {
+      await link(blob, tmp);
+    } catch {
+      await copyFile(blob, tmp);
+    }
+    await rename(tmp, target);
+    // rename() does nothing when both names are links to one file (the target already is this blob): drop the extra name.
+    await rm(tmp, { force: true });
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
 }
 
 /** The vectors a neural embedder returned during a run, per role and text (first-seen order), by sha256 of their bytes. */
@@ -336,7 +374,6 @@ export class ResultCache {
       }
       if (now !== r.sha256) return undefined;
     }
-    const blobs = new Map<string, Buffer>();
     const blob = async (sha: string): Promise<Buffer | undefined> => {
       let b: Buffer;
       try {
@@ -367,13 +404,22 @@ export class ResultCache {
         }
       }
     } else if (!isHashing(embedder)) return undefined;
+    // A blob whose identity is the one recorded after it was last hashed holds those bytes (a write in place changes
+    // its modification time); any other is hashed now.
+    let noted = false;
     for (const w of entry.writes) {
-      const b = await blob(w.sha256);
-      if (b === undefined) return undefined;
-      blobs.set(w.file, b);
+      if (w.verified !== undefined && blobIdentity(this.blobPath(w.sha256))?.key === w.verified) continue;
+      const id = blobIdentity(this.blobPath(w.sha256));
+      if ((await blob(w.sha256)) === undefined) return undefined;
+      if (id !== undefined && Date.now() - id.changedMs >= VERIFIED_MIN_AGE_MS && blobIdentity(this.blobPath(w.sha256))?.key === id.key) {
+        w.verified = id.key;
+        noted = true;
+      }
     }
-    for (const w of entry.writes) await writeFileAtomic(join(out, w.file), blobs.get(w.file)!);
+    // Each file is linked to its blob (copied where links are not possible), then renamed into place: no bytes written.
+    for (const w of entry.writes) await placeBlob(this.blobPath(w.sha256), join(out, w.file));
     for (const r of entry.removed) await rm(join(out, r), { force: true });
+    if (noted) await writeFileAtomic(path, JSON.stringify(entry)).catch(() => undefined);
     const now = new Date();
     await utimes(path, now, now).catch(() => undefined);
     process.stderr.write(`${label}: replayed from the result cache (entry ${key.slice(0, 12)}); --no-cache recomputes\n`);

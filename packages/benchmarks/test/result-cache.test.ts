@@ -156,6 +156,28 @@ describe("the result cache", () => {
     expect((await cache.run("expX", ctxFor(fakeEmbedder(state)), RUN, experiment(counter))).replayed).toBe(true);
   });
 
+  it("a replayed file shares its blob's bytes; editing it in place is caught on the next replay, even once the blob is trusted", async () => {
+    const cache = ResultCache.open({ enabled: true, plugins: false })!;
+    const state = { scale: 1, store: "s1", calls: 0 };
+    const counter = { runs: 0 };
+    await cache.run("expX", ctxFor(fakeEmbedder(state)), RUN, experiment(counter));
+    const good = readFileSync(join(out, "result.json"), "utf8");
+    // Blobs younger than 2 s are always hashed; an older one is hashed once, then trusted while its identity holds.
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await cache.run("expX", ctxFor(fakeEmbedder(state)), RUN, experiment(counter))).replayed).toBe(true);
+    expect((await cache.run("expX", ctxFor(fakeEmbedder(state)), RUN, experiment(counter))).replayed).toBe(true);
+    expect(counter.runs).toBe(1);
+    // Replaying over a file that already is the blob leaves nothing beside it (rename() of two links to one file is a no-op).
+    expect(readdirSync(out).sort()).toEqual(["rankings", "result.json"]);
+    writeFileSync(join(out, "result.json"), "edited in place"); // the same inode as the blob
+    stderr = "";
+    expect((await cache.run("expX", ctxFor(fakeEmbedder(state)), RUN, experiment(counter))).replayed).toBe(false);
+    expect(stderr).toMatch(/is damaged \(blob [0-9a-f]{12} does not match its sha256\)/);
+    expect(readFileSync(join(out, "result.json"), "utf8")).toBe(good);
+    expect((await cache.run("expX", ctxFor(fakeEmbedder(state)), RUN, experiment(counter))).replayed).toBe(true);
+    expect(readFileSync(join(out, "result.json"), "utf8")).toBe(good);
+  });
+
   it("is off with --no-cache, PERSODE_RESULT_CACHE=0 or a plugin", () => {
     expect(ResultCache.open({ enabled: false, plugins: false })).toBeUndefined();
     expect(ResultCache.open({ enabled: true, plugins: true })).toBeUndefined();
@@ -187,6 +209,10 @@ describe("pnpm bench with the result cache", () => {
     for (const f of files(fresh)) expect(readFileSync(join(again, f)).equals(readFileSync(join(fresh, f)))).toBe(true);
     const timings = JSON.parse(readFileSync(join(again, "timings.json"), "utf8")) as Record<string, { replayed?: boolean }>;
     expect(timings["exp1/hashing"]?.replayed).toBe(true);
+    // Replayed again over its own replayed files: the same files, nothing left beside them.
+    expect(await main(["exp1", "--out", again])).toBe(0);
+    expect(await main(["exp2", "--out", again])).toBe(0);
+    expect(files(again)).toEqual(files(fresh));
 
     stderr = "";
     process.env.PERSODE_TEST_SETTING = "another";
