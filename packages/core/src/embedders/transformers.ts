@@ -286,6 +286,7 @@ export class TransformersEmbedder implements Embedder {
     }
     const source = resolveModelSource({ model, dtype, modelDir, modelCacheDir });
     const hidden = hiddenSize(model, source);
+    requireTransformersInstalled();
     const fp = options.fingerprint ?? (await fingerprintFiles(source.dir, requiredModelFiles(dtype)));
     // all-MiniLM-L6-v2's id keeps the form of the paper's runs (mean pooling and normalisation are implied);
     // any other pooling or an unnormalised output is part of the vector space's identity.
@@ -389,16 +390,33 @@ export class TransformersEmbedder implements Embedder {
   }
 }
 
+/** The error of a neural embedder without the optional dependency transformers.js: what is missing and how to add it. */
+function missingTransformers(e: unknown): ModelUnavailableError {
+  return new ModelUnavailableError(
+    `neural embedders need the optional dependency @huggingface/transformers, which could not be loaded (${(e as Error).message}). ` +
+      `To fix: add it beside @persode/core (\`pnpm add @huggingface/transformers@4.3.2\`), or use the hashing embedder.`,
+    { cause: e },
+  );
+}
+
+/**
+ * Fail when transformers.js is not installed, without loading it (it is loaded on the first text to embed): building a
+ * neural embedder without the optional dependency is the clear error, not its first batch.
+ */
+function requireTransformersInstalled(): void {
+  try {
+    import.meta.resolve("@huggingface/transformers");
+  } catch (e) {
+    throw missingTransformers(e);
+  }
+}
+
 /** Import transformers.js, or explain that it is an optional dependency to add for neural embedders. */
 async function importTransformers(): Promise<Transformers> {
   try {
     return await import("@huggingface/transformers");
   } catch (e) {
-    throw new ModelUnavailableError(
-      `neural embedders need the optional dependency @huggingface/transformers, which could not be loaded (${(e as Error).message}). ` +
-        `To fix: add it beside @persode/core (\`pnpm add @huggingface/transformers@4.3.2\`), or use the hashing embedder.`,
-      { cause: e },
-    );
+    throw missingTransformers(e);
   }
 }
 
