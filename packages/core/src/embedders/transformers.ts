@@ -303,9 +303,7 @@ export class TransformersEmbedder implements Embedder {
 
   private loadedTokenizer(): Promise<Tokenizer> {
     if (!this.tokenizer) {
-      const run = loadLock.then(() => loadFrom(this.model.id, this.model.dtype, this.source, "tokenizer"));
-      loadLock = run.catch(() => undefined);
-      this.tokenizer = run.then((r) => r.tokenizer!);
+      this.tokenizer = this.load("tokenizer").then((r) => r.tokenizer!);
       this.tokenizer.catch(() => (this.tokenizer = undefined));
     }
     return this.tokenizer;
@@ -319,13 +317,18 @@ export class TransformersEmbedder implements Embedder {
 
   private loadedSession(): Promise<Model> {
     if (!this.session) {
-      const run = loadLock.then(() => loadFrom(this.model.id, this.model.dtype, this.source, "session"));
-      loadLock = run.catch(() => undefined);
-      this.session = run.then((r) => r.session!);
+      this.session = this.load("session").then((r) => r.session!);
       // a failed load is not cached: the next batch tries again (and reports again)
       this.session.catch(() => (this.session = undefined));
     }
     return this.session;
+  }
+
+  /** Load one part of the model through loadFrom, after any load in progress (transformers.js' settings are global while one runs). */
+  private load(part: "tokenizer" | "session"): ReturnType<typeof loadFrom> {
+    const run = loadLock.then(() => loadFrom(this.model.id, this.model.dtype, this.source, part));
+    loadLock = run.catch(() => undefined);
+    return run;
   }
 
   async embed(text: string, role: EmbedRole = "document"): Promise<Float64Array> {
