@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { statSync } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { register } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
@@ -117,7 +116,7 @@ async function runExperiments(
   const { buildEmbedder } = await import("./embedder-setup.js");
   const { formatResultJson } = await import("@persode/results");
   const { readPrevious, writeAtomic } = await import("./result-records.js");
-  const { ResultCache, resultCacheEnabled } = await import("./result-cache.js");
+  const { ResultCache, resultCacheEnabled, runIdentity } = await import("./result-cache.js");
   const cache = ResultCache.open({ enabled: resultCacheEnabled(values["no-cache"] === true), plugins: values.plugin !== undefined });
   const locomo = once((): Promise<LocomoDataset> => loadLocomo());
   const epirec = once((): Promise<EpisodicCorpus> => loadEpiRec());
@@ -191,38 +190,6 @@ async function runExperiments(
   await hooks.afterRun?.(staged);
   staged.publish();
   printSummary(reports, staged.out);
-}
-
-/** What identifies one experiment's run for the result cache: everything the runner passes it, and the options that reach it. */
-function runIdentity(
-  experiment: string,
-  ctx: ExperimentContext,
-  run: { values: BenchValues; seed: number; samples: number; rankingsDepth: RankingsDepth },
-): import("./result-cache.js").RunIdentity {
-  const options: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(run.values)) if (v !== undefined && k !== "out" && k !== "no-cache") options[k] = v;
-  if (typeof run.values.data === "string")
-    options.data = { path: callerPath(run.values.data), file: fileIdentity(callerPath(run.values.data)) };
-  return {
-    experiment,
-    runKey: ctx.runKey,
-    target: ctx.target,
-    paperFormat: ctx.paperFormat,
-    seed: run.seed,
-    samples: run.samples,
-    rankingsDepth: run.rankingsDepth,
-    options,
-  };
-}
-
-/** A file's size and times (a --data file replaced or edited is a different input), or null when it cannot be read. */
-function fileIdentity(path: string): string | null {
-  try {
-    const s = statSync(path);
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
-  } catch {
-    return null;
-  }
 }
 
 /** Whether a run of this embedder enters the paper-format files: any embedder but a declared model that is not the paper's own. */

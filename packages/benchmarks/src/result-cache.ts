@@ -11,13 +11,16 @@
  * `blobs/<sha256>` (file contents, shared by every entry that wrote the same bytes).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EmbedRole, Embedder } from "@persode/core";
 import { parseEnvFlag, persodeCacheDir, writeFileAtomic } from "@persode/util";
+import type { RankingsDepth } from "./defaults.js";
 import type { ExperimentContext, ExperimentReport } from "./experiments/experiment.js";
+import { callerPath } from "./options.js";
+import type { BenchValues } from "./usage.js";
 import { observeReads, type FileRead } from "./read-log.js";
 
 /** The entry format; a different one is a miss. */
@@ -51,7 +54,7 @@ export interface RunIdentity {
   paperFormat: boolean;
   seed: number;
   samples: number;
-  rankingsDepth: number | "full";
+  rankingsDepth: RankingsDepth;
   /** The command line's options that reach the run (not --out or --no-cache). */
   options: Record<string, unknown>;
 }
@@ -76,6 +79,33 @@ interface Entry {
   writes: { file: string; sha256: string; bytes: number; verified?: string }[];
   removed: string[];
   report: ExperimentReport;
+}
+
+/**
+ * The RunIdentity of one experiment's run: what the runner passes it, and every command-line option that reaches it
+ * (not --out or --no-cache); a --data file also by its identity, so one replaced or edited is a different input.
+ */
+export function runIdentity(
+  experiment: string,
+  ctx: Pick<ExperimentContext, "runKey" | "target" | "paperFormat">,
+  run: { values: BenchValues; seed: number; samples: number; rankingsDepth: RankingsDepth },
+): RunIdentity {
+  const options: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(run.values)) if (v !== undefined && k !== "out" && k !== "no-cache") options[k] = v;
+  if (typeof run.values.data === "string") {
+    const path = callerPath(run.values.data);
+    options.data = { path, file: identity(path, true) ?? null };
+  }
+  return {
+    experiment,
+    runKey: ctx.runKey,
+    target: ctx.target,
+    paperFormat: ctx.paperFormat,
+    seed: run.seed,
+    samples: run.samples,
+    rankingsDepth: run.rankingsDepth,
+    options,
+  };
 }
 
 /** Whether `pnpm bench` caches results: on unless --no-cache or PERSODE_RESULT_CACHE=0 (checked up front, with the other flags). */
@@ -140,10 +170,13 @@ function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** A file's identity: it changes whenever the file is replaced or written (rename, in-place write). */
-function identity(path: string): string | undefined {
+/**
+ * A file's identity: it changes whenever the file is replaced or written (rename, in-place write). `follow`: of the file
+ * a symlink names (a --data file), not of the link.
+ */
+function identity(path: string, follow = false): string | undefined {
   try {
-    const s = lstatSync(path);
+    const s = follow ? statSync(path) : lstatSync(path);
     return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
   } catch {
     return undefined;
@@ -199,6 +232,16 @@ async function placeBlob(blob: string, target: string): Promise<void> {
   }
 }
 
+/** The sha256 of a vector's bytes. */
+function vectorSha256(v: Float64Array): string {
+  return sha256(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+}
+
+/** One (role, text, vector sha256) of the embeddings digest, as EmbeddingLog.summary() and embeddingDigest() both write it. */
+function digestLine(role: EmbedRole, text: string, vector: string): string {
+  return `${role}\0${text}\0${vector}\n`;
+}
+
 /** The vectors a neural embedder returned during a run, per role and text (first-seen order), by sha256 of their bytes. */
 class EmbeddingLog {
   private readonly seen: Record<EmbedRole, Map<string, string>> = { document: new Map(), query: new Map() };
@@ -209,7 +252,7 @@ class EmbeddingLog {
   wrap(e: Embedder): Embedder {
     const w = Object.create(e) as Embedder;
     const add = (role: EmbedRole, text: string, v: Float64Array) => {
-      const h = sha256(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+      const h = vectorSha256(v);
       const m = this.seen[role];
       const before = m.get(text);
       if (before === undefined) m.set(text, h);
@@ -238,7 +281,7 @@ class EmbeddingLog {
   summary(): { texts: Record<EmbedRole, string[]>; sha256: string } {
     const h = createHash("sha256");
     const texts = { document: [...this.seen.document.keys()], query: [...this.seen.query.keys()] };
-    for (const role of ROLES) for (const [t, v] of this.seen[role]) h.update(`${role}\0${t}\0${v}\n`);
+    for (const role of ROLES) for (const [t, v] of this.seen[role]) h.update(digestLine(role, t, v));
     return { texts, sha256: h.digest("hex") };
   }
 }
@@ -249,10 +292,7 @@ async function embeddingDigest(e: Embedder, texts: Record<EmbedRole, string[]>):
   for (const role of ROLES) {
     const list = texts[role] ?? [];
     const vs = list.length > 0 ? await e.embedBatch(list, role) : [];
-    list.forEach((t, i) => {
-      const v = vs[i]!;
-      h.update(`${role}\0${t}\0${sha256(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))}\n`);
-    });
+    list.forEach((t, i) => h.update(digestLine(role, t, vectorSha256(vs[i]!))));
   }
   return h.digest("hex");
 }
@@ -408,9 +448,10 @@ export class ResultCache {
     // its modification time); any other is hashed now.
     let noted = false;
     for (const w of entry.writes) {
-      if (w.verified !== undefined && blobIdentity(this.blobPath(w.sha256))?.key === w.verified) continue;
       const id = blobIdentity(this.blobPath(w.sha256));
+      if (w.verified !== undefined && id?.key === w.verified) continue;
       if ((await blob(w.sha256)) === undefined) return undefined;
+      // trusted from now on only if it had settled and did not change while it was hashed
       if (id !== undefined && Date.now() - id.changedMs >= VERIFIED_MIN_AGE_MS && blobIdentity(this.blobPath(w.sha256))?.key === id.key) {
         w.verified = id.key;
         noted = true;
