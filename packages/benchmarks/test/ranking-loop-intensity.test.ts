@@ -4,28 +4,11 @@ import { HashingEmbedder, fused, gated, similarityOnly, type MemoryInit } from "
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import { rankGroups, type RankingGroup } from "../src/ranking-loop.js";
+import { randomGroup } from "./random-groups.js";
 
-const words = ["rain", "coffee", "sister", "exam", "beach", "train", "angry", "happy", "late", "dog", "lost", "keys"];
 const embedder = new HashingEmbedder();
 const strats = [similarityOnly, fused, gated];
-
-function group(seed: string, memories: number, queries: number): RankingGroup {
-  const r = seedrandom(seed);
-  const text = () => Array.from({ length: 1 + Math.floor(r() * 3) }, () => words[Math.floor(r() * words.length)]).join(" ");
-  const texts = Array.from({ length: memories }, text);
-  const qs = Array.from({ length: queries }, text);
-  return {
-    memories: texts.map((t, i) => ({
-      text: t,
-      emotionalIntensity: 0,
-      contextualRelevance: 0.5,
-      createdAt: 1_700_000_000_000 + Math.floor(r() * 5) * 86_400_000 + i,
-    })),
-    vectors: texts.map((t) => embedder.embedSync(t)),
-    nowMs: 1_700_000_000_000 + 10 * 86_400_000,
-    queries: qs.map((q, i) => ({ text: q, vector: embedder.embedSync(q), intensity: i % 2 === 0 ? 0.9 : 0.1 })),
-  };
-}
+const group = (seed: string, memories: number, queries: number) => randomGroup(seed, memories, queries, () => 0);
 
 function orders(groups: readonly RankingGroup[], top?: number): number[][] {
   const out: number[][] = [];

@@ -1,31 +1,11 @@
 // rankGroups' { top } option: the first k of every strategy's full order, for the strategies that rank by
 // their fused score; refused for any other strategy.
 import { HashingEmbedder, bm25, fused, gated, similarityOnly } from "@persode/core";
-import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { rankGroups, type RankingGroup } from "../src/ranking-loop.js";
+import { rankGroups } from "../src/ranking-loop.js";
+import { randomGroup } from "./random-groups.js";
 
-const words = ["rain", "coffee", "sister", "exam", "beach", "train", "angry", "happy", "late", "dog", "lost", "keys"];
-
-function group(seed: string, memories: number, queries: number): RankingGroup {
-  const r = seedrandom(seed);
-  const embedder = new HashingEmbedder();
-  // few words per text, so many memories tie (often at similarity 0) and ties must come out by index
-  const text = () => Array.from({ length: 1 + Math.floor(r() * 3) }, () => words[Math.floor(r() * words.length)]).join(" ");
-  const texts = Array.from({ length: memories }, text);
-  const qs = Array.from({ length: queries }, text);
-  return {
-    memories: texts.map((t, i) => ({
-      text: t,
-      emotionalIntensity: Math.floor(r() * 4) / 4, // ties in salience too
-      contextualRelevance: 0.5,
-      createdAt: 1_700_000_000_000 + Math.floor(r() * 5) * 86_400_000 + i,
-    })),
-    vectors: texts.map((t) => embedder.embedSync(t)),
-    nowMs: 1_700_000_000_000 + 10 * 86_400_000,
-    queries: qs.map((q, i) => ({ text: q, vector: embedder.embedSync(q), intensity: i % 2 === 0 ? 0.9 : 0.1 })),
-  };
-}
+const group = (seed: string, memories: number, queries: number) => randomGroup(seed, memories, queries, (r) => Math.floor(r() * 4) / 4);
 
 describe("rankGroups { top }", () => {
   it("hands over exactly the first k of each full order (similarity-only, fused, gated), ties included", () => {
