@@ -17,7 +17,7 @@ import {
   type LocomoQuestionSet,
   type Measure,
 } from "./protocols.js";
-import { percentileInterval, resampleTable, type BootstrapSpec } from "./stats/bootstrap.js";
+import { resampleIntervals, type BootstrapSpec } from "./stats/bootstrap.js";
 import { auditedConversation } from "./experiments/exp5-audit.js";
 import { selectQuestions, type Exp5Hooks, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
 
@@ -110,7 +110,7 @@ export function familyScores(
   const sep = "\u0000";
   const table: Record<string, Float64Array> = {};
   for (const [s, cols] of systems) measures.forEach((m, mi) => (table[`${s}${sep}${m.name}`] = cols[mi]!));
-  const means = resampleTable(table, spec, label);
+  const intervals = resampleIntervals(table, spec, label, 4);
   const r4 = (x: number) => pyRound(x, 4);
   const out = new Map<string, FamilyScores>();
   for (const [s, cols] of systems) {
@@ -118,8 +118,7 @@ export function familyScores(
     const ci95: Record<string, [number, number]> = {};
     measures.forEach((m, mi) => {
       values[m.name] = r4(mean(cols[mi]!));
-      const [lo, hi] = percentileInterval(means[`${s}${sep}${m.name}`]!);
-      ci95[m.name] = [r4(lo), r4(hi)];
+      ci95[m.name] = intervals.ci(`${s}${sep}${m.name}`);
     });
     out.set(s, { query_count: cols[0]?.length ?? 0, values, ci95 });
   }

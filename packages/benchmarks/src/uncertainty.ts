@@ -1,6 +1,6 @@
 import { pyRound } from "@persode/util";
 import { mean } from "./metrics.js";
-import { pairedInterval, percentileInterval, resampleTable, type BootstrapSpec } from "./stats/bootstrap.js";
+import { resampleIntervals, type BootstrapSpec } from "./stats/bootstrap.js";
 
 /** One strategy's per-item metric arrays (all aligned on the same items). */
 export interface StrategyMetrics {
@@ -30,23 +30,21 @@ export function strategyUncertainty(
   strategies.forEach((s, si) => {
     for (const [m, v] of Object.entries(s.values)) cols[`${si}\u0000${m}`] = v;
   });
-  const means = resampleTable(cols, spec, label);
+  const intervals = resampleIntervals(cols, spec, label, digits);
   const r = (x: number) => pyRound(x, digits);
   const bi = strategies.findIndex((s) => s.key === baseline);
   const out = new Map<string, StrategyUncertainty>();
   strategies.forEach((s, si) => {
     const u: StrategyUncertainty = { ci95: {} };
     for (const m of Object.keys(s.values)) {
-      const [lo, hi] = percentileInterval(means[`${si}\u0000${m}`]!);
-      u.ci95[m] = [r(lo), r(hi)];
+      u.ci95[m] = intervals.ci(`${si}\u0000${m}`);
     }
     if (bi >= 0 && si !== bi) {
       u.paired = {};
       for (const m of Object.keys(s.values)) {
         const base = strategies[bi]!.values[m];
         if (!base) continue;
-        const [lo, hi] = pairedInterval(means[`${si}\u0000${m}`]!, means[`${bi}\u0000${m}`]!);
-        u.paired[m] = { diff: r(mean(s.values[m]!) - mean(base)), ci95: [r(lo), r(hi)] };
+        u.paired[m] = { diff: r(mean(s.values[m]!) - mean(base)), ci95: intervals.paired(`${si}\u0000${m}`, `${bi}\u0000${m}`) };
       }
     }
     out.set(s.key, u);

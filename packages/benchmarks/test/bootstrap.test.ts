@@ -3,7 +3,16 @@
 // resample indices, and agreement with an independent re-derivation of the documented algorithm.
 import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
-import { pairedInterval, percentileInterval, resampleTable, type BootstrapSpec } from "../src/stats/bootstrap.js";
+import { pyRound } from "@persode/util";
+import {
+  pairedInterval,
+  percentileInterval,
+  resampleEstimates,
+  resampleIndices,
+  resampleIntervals,
+  resampleTable,
+  type BootstrapSpec,
+} from "../src/stats/bootstrap.js";
 
 const spec: BootstrapSpec = { samples: 1000, seed: 20260713 };
 
@@ -177,5 +186,113 @@ describe("percentile ranks by selection", () => {
         expect(Object.is(a, sorted[lo]) && Object.is(b, sorted[hi]), `samples=${samples} levels=${levels}`).toBe(true);
       }
     }
+  });
+});
+
+describe("resampleIntervals: rounded CIs from estimated resample means", () => {
+  /** Every column's resample means written out from the label's indices: the left-to-right sum / n (independent of the cache). */
+  function leftToRight(t: Record<string, Float64Array>, label: string): Record<string, Float64Array> {
+    const n = Object.values(t)[0]!.length;
+    const idx = resampleIndices(n, spec, label);
+    const out: Record<string, Float64Array> = {};
+    for (const [name, v] of Object.entries(t)) {
+      const m = new Float64Array(spec.samples);
+      for (let b = 0; b < spec.samples; b++) {
+        let sum = 0;
+        for (let i = 0; i < n; i++) sum += v[idx[b * n + i]!]!;
+        m[b] = sum / n;
+      }
+      out[name] = m;
+    }
+    return out;
+  }
+
+  /** A table like a ladder's: hits, dyadic and non-dyadic recall, reciprocal ranks, near-copies, twins, zeros, negatives. */
+  function mixedTable(n: number, seed: string): Record<string, Float64Array> {
+    const r = seedrandom(seed);
+    const rank = Array.from({ length: n }, () => 1 + Math.floor(r() ** 2 * 40));
+    const gold = Array.from({ length: n }, () => 1 + Math.floor(r() * 3));
+    const t: Record<string, Float64Array> = {};
+    for (const k of [1, 3, 5, 10, 20]) {
+      t[`hit@${k}`] = Float64Array.from(rank, (x) => (x <= k ? 1 : 0));
+      t[`recall@${k}`] = Float64Array.from(rank, (x, i) => Math.min(1, Math.max(0, k - x + 1) / (3 * gold[i]!)));
+      t[`halves@${k}`] = Float64Array.from(rank, (x) => (x <= k ? 0.5 : x <= 2 * k ? 0.25 : 0));
+    }
+    t.mrr = Float64Array.from(rank, (x) => 1 / x);
+    t["mrr-copy"] = Float64Array.from(t.mrr);
+    t["mrr-near"] = Float64Array.from(t.mrr, (v, i) => (i % 17 === 0 ? v / 2 : v));
+    t.ndcg = Float64Array.from(rank, (x) => 1 / Math.log2(x + 1));
+    t.noise = Float64Array.from(rank, () => r() - 0.5);
+    t.zero = new Float64Array(n);
+    t.third = Float64Array.from(rank, () => 1 / 3);
+    return t;
+  }
+
+  it("gives exactly the rounded intervals of resampleTable + percentileInterval / pairedInterval, for many tables and digits", () => {
+    let calls = 0;
+    for (const n of [1, 7, 64, 333, 1200]) {
+      for (const digits of [2, 4, 6]) {
+        const t = mixedTable(n, `mixed-${n}`);
+        const label = `intervals-${n}-${digits}`;
+        const iv = resampleIntervals(t, spec, label, digits);
+        const exact = leftToRight(t, label);
+        const round = (x: number) => pyRound(x, digits);
+        for (const name of Object.keys(t)) {
+          expect(iv.ci(name), `${name} n=${n} digits=${digits}`).toEqual(percentileInterval(exact[name]!).map(round));
+          for (const base of ["mrr", "hit@5", "zero", "noise"])
+            expect(iv.paired(name, base), `${name} − ${base} n=${n} digits=${digits}`).toEqual(
+              pairedInterval(exact[name]!, exact[base]!).map(round),
+            );
+          calls++;
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(200);
+  });
+
+  it("still equals the exact intervals where the bound cannot settle the rounding (15 digits: every estimated column recomputed)", () => {
+    const t = mixedTable(500, "fallback");
+    const iv = resampleIntervals(t, spec, "fallback", 15);
+    const exact = leftToRight(t, "fallback");
+    for (const name of Object.keys(t)) {
+      expect(iv.ci(name), name).toEqual(percentileInterval(exact[name]!).map((x) => pyRound(x, 15)));
+      expect(iv.paired(name, "mrr"), name).toEqual(pairedInterval(exact[name]!, exact.mrr!).map((x) => pyRound(x, 15)));
+    }
+  });
+
+  it("every estimated mean is within its bound of the left-to-right mean, and bound-0 columns are the same bits", () => {
+    for (const n of [5, 200, 1500]) {
+      const t = mixedTable(n, `bound-${n}`);
+      const names = Object.keys(t);
+      const est = resampleEstimates(t, spec, `bound-${n}`);
+      const exact = leftToRight(t, `bound-${n}`);
+      let estimated = 0;
+      names.forEach((name, c) => {
+        const e = est[c]!;
+        const x = exact[name]!;
+        if (e.bound === 0) expect(Array.from(e.means), name).toEqual(Array.from(x));
+        else {
+          estimated++;
+          let worst = 0;
+          for (let b = 0; b < x.length; b++) worst = Math.max(worst, Math.abs(e.means[b]! - x[b]!));
+          expect(worst, name).toBeLessThanOrEqual(e.bound);
+          // and the bound is small enough to settle a 4-digit rounding almost always
+          expect(e.bound, name).toBeLessThan(1e-10);
+        }
+      });
+      // resampleTable afterwards (reusing what the estimate found exact) is still left to right for every column
+      const table = resampleTable(t, spec, `bound-${n}`);
+      for (const name of names) expect(Array.from(table[name]!), name).toEqual(Array.from(exact[name]!));
+      // the hits and dyadic columns are exact (bound 0); recall thirds, mrr, ndcg and noise are estimated
+      expect(est[names.indexOf("hit@5")]!.bound).toBe(0);
+      expect(est[names.indexOf("halves@10")]!.bound).toBe(0);
+      if (n > 5) expect(estimated).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it("names a metric it was not given", () => {
+    const iv = resampleIntervals({ a: [0.1, 0.2, 0.3] }, spec, "names", 4);
+    expect(() => iv.ci("b")).toThrow(/bootstrap "names": no metric "b" \(have a\)/);
+    expect(() => iv.paired("a", "b")).toThrow(/no metric "b"/);
   });
 });

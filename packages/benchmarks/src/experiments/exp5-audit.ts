@@ -7,7 +7,7 @@ import type { RetrievalStrategy } from "@persode/core";
 import { pyRound } from "@persode/util";
 import type { LocomoAudit, LocomoConversation, LocomoDataset } from "@persode/datasets";
 import { mean, rankingMetrics } from "../metrics.js";
-import { percentileInterval, resampleTable, type BootstrapSpec } from "../stats/bootstrap.js";
+import { resampleIntervals, type BootstrapSpec } from "../stats/bootstrap.js";
 import {
   EXP5_PROTOCOL,
   LOCOMO_CATEGORIES,
@@ -274,11 +274,8 @@ export class AuditScorer {
       if (n === 0) return undefined;
       const table: Record<string, Float64Array> = {};
       for (const s of strategies) for (const m of metrics) table[`${s}${sep}${m}`] = column(s, m);
-      const means = resampleTable(table, spec, stream);
-      return (s: string, m: Metric): [number, number] => {
-        const [lo, hi] = percentileInterval(means[`${s}${sep}${m}`]!);
-        return [r4(lo), r4(hi)];
-      };
+      const ci = resampleIntervals(table, spec, stream, 4);
+      return (s: string, m: Metric): [number, number] => ci.ci(`${s}${sep}${m}`);
     };
 
     const perGold: Record<Gold, Map<string, Record<string, unknown>>> = { original: new Map(), audited: new Map() };

@@ -10,16 +10,19 @@
  * - resample statistic: plain float mean, sum left to right divided by n;
  * - CI: the sorted resample statistics at ranks round((samples − 1)·0.025) and
  *   round((samples − 1)·0.975) (Python rounding), as in the official evaluator.
- * Values are returned unrounded; callers round for display.
+ * Values are returned unrounded; callers round for display. The runners publish rounded intervals only, and take
+ * them from resampleIntervals: the same rounded numbers, from resample means estimated within a proven bound (and
+ * computed exactly wherever that bound could not settle a rounding).
  */
 import seedrandom from "seedrandom";
-import { Progress } from "@persode/util";
+import { Progress, pyRound } from "@persode/util";
 import { percentileRanks } from "./python-bootstrap.js";
 import { inPhase } from "../phases.js";
 import { selectRank } from "./select.js";
 import { type ResampleJob } from "./resample-kernel.js";
 import { runBlocks, sharedArray, startBlocks, type PendingBlocks } from "./thread-pool.js";
 import { type DrawJob } from "./draw-kernel.js";
+import { type EstimateJob } from "./estimate-kernel.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
 export interface BootstrapSpec {
@@ -60,6 +63,8 @@ interface ResampleSet {
   indices: Uint32Array;
   /** Per content hash of a column: the columns seen with it (their values, copied) and their resample means. */
   means: Map<number, { values: Float64Array; means: Float64Array }[]>;
+  /** Per content hash: the columns resampleIntervals estimated under this label (values copied), with their bounds. */
+  estimates: Map<number, { values: Float64Array; estimate: Estimate }[]>;
   /** Set while the indices are still being drawn by a worker thread (prefetchResamples). */
   pending?: PendingBlocks;
 }
@@ -115,7 +120,7 @@ export function prefetchResamples(requests: readonly { n: number; label: string 
   if (fresh.length === 0) return;
   const job = drawJob(fresh, spec);
   const pending = startBlocks("drawIndicesBlock", job, fresh.length, 1);
-  fresh.forEach((r, s) => keepSet(setKey(r.n, spec, r.label), { indices: job.out[s]!, means: new Map(), pending }));
+  fresh.forEach((r, s) => keepSet(setKey(r.n, spec, r.label), { indices: job.out[s]!, means: new Map(), estimates: new Map(), pending }));
 }
 
 function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet {
@@ -132,7 +137,7 @@ function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet
   }
   const job = drawJob([{ n, label }], spec);
   runBlocks("drawIndicesBlock", job, 1, 1, false);
-  const set: ResampleSet = { indices: job.out[0]!, means: new Map() };
+  const set: ResampleSet = { indices: job.out[0]!, means: new Map(), estimates: new Map() };
   keepSet(key, set);
   return set;
 }
@@ -309,6 +314,288 @@ export function resampleTable(
   const { names, cols, n } = toColumns(metrics, label);
   const means = inPhase("bootstrap", () => resampleMeans(cols, n, spec, label));
   return Object.fromEntries(names.map((name, c) => [name, means[c]!]));
+}
+
+/**
+ * A column's estimated resample means: each within `bound` of the left-to-right mean; `max` = max |value| of the column.
+ * @internal
+ */
+export interface Estimate {
+  means: Float64Array;
+  bound: number;
+  max: number;
+}
+
+/** A column resampled from sparse differences: its sum is `parent`'s (an earlier estimated column; −1: base·n) plus Σ count·delta over `at`. */
+interface EstimatedColumn {
+  parent: number;
+  base: number;
+  at: Int32Array;
+  delta: Float64Array;
+}
+
+/** The estimate kernel's job of `columns` (in shared memory for the thread pool). */
+function estimateJob(columns: readonly EstimatedColumn[], n: number, indices: Uint32Array, samples: number): EstimateJob {
+  const terms = columns.reduce((t, e) => t + e.at.length, 0);
+  const job: EstimateJob = {
+    n,
+    samples,
+    indices,
+    count: columns.length,
+    parent: sharedArray(Int32Array, Math.max(1, columns.length) * 4),
+    base: sharedArray(Float64Array, Math.max(1, columns.length) * 8),
+    start: sharedArray(Int32Array, (columns.length + 1) * 4),
+    at: sharedArray(Int32Array, Math.max(1, terms) * 4),
+    delta: sharedArray(Float64Array, Math.max(1, terms) * 8),
+    out: sharedArray(Float64Array, Math.max(1, columns.length * samples) * 8),
+  };
+  let j = 0;
+  columns.forEach((e, c) => {
+    job.parent[c] = e.parent;
+    job.base[c] = e.base;
+    job.start[c] = j;
+    job.at.set(e.at, j);
+    job.delta.set(e.delta, j);
+    j += e.at.length;
+  });
+  job.start[columns.length] = j;
+  return job;
+}
+
+/** Rounded 95 % percentile intervals of the columns of one resample set (resampleIntervals). */
+export interface ResampledIntervals {
+  /** Column `name`'s interval, each end rounded to the call's digits: pyRound(percentileInterval(resampleTable(…)[name]), digits). */
+  ci(name: string): [number, number];
+  /** The paired interval of `name` − `baseline` (pairedInterval over the same resamples), each end rounded likewise. */
+  paired(name: string, baseline: string): [number, number];
+}
+
+/**
+ * The rounded CIs that resampleTable, percentileInterval or pairedInterval and pyRound(·, digits) give, the same
+ * numbers, for a fraction of the work. Every caller of the harness publishes its intervals rounded (to 4 decimals),
+ * so each resample mean is only needed to within a bound small enough to settle the rounding:
+ * - columns whose sums are exact in any order (exactScale) are resampled exactly, as resampleTable does;
+ * - every other column's resample sums are estimated from the resample's draw counts: its sum is a similar column's
+ *   sum (among the previous ESTIMATE_WINDOW of the call, the one it differs from on the fewest items) or base·n, plus
+ *   Σ count·(v − that column's value) over the items where they differ. So e.g. recall@10 costs only the questions
+ *   whose first gold turn ranks 6th–10th, once recall@5 is known;
+ * - each estimate carries a rigorous bound on its distance from the left-to-right mean resampleTable computes
+ *   (estimateBound). An order statistic moves by no more than its inputs, so the interval's ends are known to within
+ *   the same bound; when both ends of that range round to the same value, that value is the answer. When one does
+ *   not (an end within ≈ 1e-11 of a rounding boundary: almost never), that column's exact left-to-right means are
+ *   computed and used, so every answer equals the exact computation's.
+ */
+export function resampleIntervals(
+  metrics: Record<string, ArrayLike<number>>,
+  spec: BootstrapSpec,
+  label: string,
+  digits: number,
+): ResampledIntervals {
+  checkSpec(spec, label);
+  const { names, cols, n } = toColumns(metrics, label);
+  const est = inPhase("bootstrap", () => estimatesOf(cols, n, spec, label));
+  const byName = new Map(names.map((name, c) => [name, c]));
+  const column = (name: string): number => {
+    const c = byName.get(name);
+    if (c === undefined) throw new RangeError(`bootstrap "${label}": no metric "${name}" (have ${names.join(", ")})`);
+    return c;
+  };
+  const exact = (c: number): Float64Array => inPhase("bootstrap", () => resampleMeans([cols[c]!], n, spec, label)[0]!);
+  const round = (x: number) => pyRound(x, digits);
+  /** The rounded value of every number within `bound` of x, if they all round alike. */
+  const settled = (x: number, bound: number): number | undefined => {
+    if (bound === 0) return round(x);
+    const m = bound + 4 * U * Math.abs(x);
+    const lo = round(x - m);
+    return Object.is(lo, round(x + m)) ? lo : undefined;
+  };
+  const interval = (stats: Float64Array, bound: number, exactly: () => [number, number]): [number, number] => {
+    const [lo, hi] = percentileCI(stats, stats.length);
+    const a = settled(lo, bound);
+    const b = settled(hi, bound);
+    if (a !== undefined && b !== undefined) return [a, b];
+    const [xl, xh] = exactly();
+    return [round(xl), round(xh)];
+  };
+  return {
+    ci(name) {
+      const c = column(name);
+      const e = est[c]!;
+      return interval(Float64Array.from(e.means), e.bound, () => percentileInterval(exact(c)));
+    },
+    paired(name, baseline) {
+      const a = column(name);
+      const b = column(baseline);
+      const ea = est[a]!;
+      const eb = est[b]!;
+      const d = new Float64Array(ea.means.length);
+      for (let i = 0; i < d.length; i++) d[i] = ea.means[i]! - eb.means[i]!;
+      // the same means (equal columns) or exact ones differ exactly as the left-to-right means do
+      const exactD = ea.means === eb.means || (ea.bound === 0 && eb.bound === 0);
+      const bound = exactD ? 0 : 2 * (ea.bound + eb.bound + 2 * U * (ea.max + eb.max));
+      return interval(d, bound, () => pairedInterval(exact(a), exact(b)));
+    },
+  };
+}
+
+/** The unit roundoff of float64. */
+const U = 2 ** -53;
+/** Higham's γ_k = k·u / (1 − k·u): the relative error bound of k floating-point operations in sequence. */
+const gamma = (k: number): number => (k * U) / (1 - k * U);
+
+/** How many earlier columns of a call resampleIntervals compares a column with to find the one it differs from least. */
+const ESTIMATE_WINDOW = 64;
+/** Items compared to rank those candidates, and how many of the best are then compared in full. */
+const SAMPLE = 64;
+const FULL_COMPARES = 4;
+
+/**
+ * resampleIntervals' estimated resample means of each column, with the bound each is within of resampleTable's (0:
+ * the same bits), for tests of that bound.
+ * @internal
+ */
+export function resampleEstimates(metrics: Record<string, ArrayLike<number>>, spec: BootstrapSpec, label: string): Estimate[] {
+  checkSpec(spec, label);
+  const { cols, n } = toColumns(metrics, label);
+  return estimatesOf(cols, n, spec, label);
+}
+
+/**
+ * Every column's resample means, each with its bound (0: exactly the left-to-right means): known means are reused,
+ * the rest estimated from sparse differences (resampleIntervals). Cached per label like resampleMeans.
+ */
+function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label: string): Estimate[] {
+  const set = resampleSet(n, spec, label);
+  const hashes = cols.map(contentHash);
+  const out: (Estimate | undefined)[] = new Array(cols.length);
+  const todo: number[] = [];
+  const firstOf = new Map<number, number>();
+  cols.forEach((col, c) => {
+    const h = hashes[c]!;
+    const exact = set.means.get(h)?.find((e) => sameValues(e.values, col));
+    if (exact) return void (out[c] = { means: exact.means, bound: 0, max: maxAbs(col) });
+    const known = set.estimates.get(h)?.find((e) => sameValues(e.values, col));
+    if (known) return void (out[c] = known.estimate);
+    const twin = todo.find((t) => hashes[t] === h && sameValues(cols[t]!, col));
+    if (twin !== undefined) firstOf.set(c, twin);
+    else todo.push(c);
+  });
+  if (todo.length > 0) {
+    const { columns, bounds } = chainColumns(
+      todo.map((c) => cols[c]!),
+      n,
+    );
+    const job = estimateJob(columns, n, set.indices, spec.samples);
+    const terms = job.start[columns.length]!;
+    const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
+    const blockSize = Math.max(1, Math.floor(BLOCK_INDICES / n));
+    runBlocks("estimateBlock", job, spec.samples, blockSize, spec.samples * (n + terms) >= PARALLEL_WORK, (b) => progress.update(b));
+    progress.finish();
+    todo.forEach((c, j) => {
+      const means = job.out.slice(j * spec.samples, (j + 1) * spec.samples);
+      const estimate: Estimate = { means, bound: bounds[j]!, max: maxAbs(cols[c]!) };
+      if (estimate.bound === 0) {
+        // exact: resampleTable's means too
+        let seen = set.means.get(hashes[c]!);
+        if (!seen) set.means.set(hashes[c]!, (seen = []));
+        seen.push({ values: cols[c]!, means });
+      } else {
+        let seen = set.estimates.get(hashes[c]!);
+        if (!seen) set.estimates.set(hashes[c]!, (seen = []));
+        seen.push({ values: cols[c]!, estimate });
+      }
+      out[c] = estimate;
+    });
+  }
+  for (const [c, t] of firstOf) out[c] = out[t];
+  return out as Estimate[];
+}
+
+function maxAbs(col: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < col.length; i++) m = Math.max(m, Math.abs(col[i]!));
+  return m;
+}
+
+/**
+ * Each column as a sparse difference from the earlier column (within ESTIMATE_WINDOW) it differs from on the fewest
+ * items, or from its own most frequent value when that is sparser; with, per column, the bound on |estimated mean −
+ * left-to-right mean| over every resample. The bound is 0 where every sum is exact: a column whose values and whose
+ * parent's (recursively) are multiples of one 2^−K with every partial sum below 2^52·2^−K (as exactScale). Such a
+ * column takes only a parent that is exact too.
+ */
+function chainColumns(cols: readonly Float64Array[], n: number): { columns: EstimatedColumn[]; bounds: number[] } {
+  const columns: EstimatedColumn[] = [];
+  /** Per column: the bound on |estimated sum − Σ count·v|, and the 2^K its sums are exact on (undefined: not exact). */
+  const sumErr: number[] = [];
+  const exactOn: (number | undefined)[] = [];
+  const bounds: number[] = [];
+  const g = gamma(n + 3);
+  cols.forEach((col, j) => {
+    const scale = exactScale(col);
+    const freq = new Map<number, number>();
+    for (let i = 0; i < n; i++) freq.set(col[i]! + 0, (freq.get(col[i]! + 0) ?? 0) + 1);
+    let base = 0;
+    let best = -1;
+    for (const [v, f] of freq) if (f > best || (f === best && v === 0)) [base, best] = [v, f];
+    let cost = n - best;
+    let parent = -1;
+    // candidates ranked by how many of SAMPLE spread items differ, then the best few compared in full
+    const step = Math.max(1, Math.floor(n / SAMPLE));
+    const near: { k: number; d: number }[] = [];
+    for (let k = Math.max(0, j - ESTIMATE_WINDOW); k < j; k++) {
+      if (scale !== undefined && exactOn[k] === undefined) continue;
+      const p = cols[k]!;
+      let d = 0;
+      for (let i = 0; i < n; i += step) if (col[i] !== p[i]) d++;
+      near.push({ k, d });
+    }
+    near.sort((a, b) => a.d - b.d || b.k - a.k);
+    for (const { k } of near.slice(0, FULL_COMPARES)) {
+      const p = cols[k]!;
+      let d = 0;
+      for (let i = 0; i < n && d < cost; i++) if (col[i] !== p[i]) d++;
+      if (d < cost) [cost, parent] = [d, k];
+    }
+    const ref = parent < 0 ? undefined : cols[parent]!;
+    const at = new Int32Array(cost);
+    const delta = new Float64Array(cost);
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const r = ref ? ref[i]! : base;
+      if (col[i] !== r) {
+        at[m] = i;
+        delta[m++] = col[i]! - r;
+      }
+    }
+    columns.push({ parent, base, at, delta });
+    const mv = maxAbs(col);
+    const mr = ref ? maxAbs(ref) : Math.abs(base);
+    // exact: both on the grid 2^−K (the finer of the two), the start (parent sum or base·n) and every partial sum below 2^52 of it
+    const k = scale === undefined ? undefined : Math.max(scale, parent < 0 ? 1 : (exactOn[parent] ?? Infinity));
+    if (k !== undefined && Number.isFinite(k) && n * (mr + maxAbs(delta)) * k <= 2 ** 52) {
+      exactOn.push(k);
+      sumErr.push(0);
+      bounds.push(0);
+      return;
+    }
+    exactOn.push(undefined);
+    // the parent's error plus this column's m + 1 roundings of terms bounded by n·mr + inherited + 2n·(mv + mr)
+    const inherited = parent < 0 ? 0 : sumErr[parent]!;
+    const err = inherited + g * (n * mr + inherited + 2 * n * (mv + mr));
+    sumErr.push(err);
+    bounds.push(estimateBound(err, mv, n));
+  });
+  return { columns, bounds };
+}
+
+/**
+ * A bound on |fl(S̃/n) − fl(T/n)| for every resample: S̃ the estimated sum, within `sumErr` of the exact sum Σ count·v;
+ * T the left-to-right sum of the n drawn values, within γ_n·n·max|v| of it (Higham, Accuracy and Stability of
+ * Numerical Algorithms, §4.2); the two divisions add u·|mean| each. Doubled, for margin.
+ */
+function estimateBound(sumErr: number, max: number, n: number): number {
+  return 2 * ((sumErr + gamma(n) * n * max) / n + 3 * U * max) + Number.MIN_VALUE;
 }
 
 /** 95 % percentile interval of resample statistics (selects in a copy). */
