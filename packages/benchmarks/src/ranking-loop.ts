@@ -19,6 +19,7 @@ import {
 import type { Progress } from "@persode/util";
 import { checkInterrupt } from "./interrupt.js";
 import { inPhase } from "./phases.js";
+import { startRankWorker, type RankedGroup } from "./rank-worker.js";
 
 /**
  * A query as ranked in a group (docs/spec.md §5): core's RankingQuery with the intensity E the gate and fusion
@@ -64,6 +65,13 @@ export interface RankOptions {
    * the order is the first `top` of ctx.fusedOrder(fusion) exactly (RankingContext.fusedTop), without a full sort.
    */
   top?: number;
+  /**
+   * Rank the later groups (about two thirds of the work: this thread also hands every order to the visitor) on a
+   * worker thread (./rank-worker.ts) while this thread ranks the first ones. The visitor sees the same calls in the
+   * same order with the same orders. Only without `top`, with shipped strategies (a plugin's strategy lives in this
+   * thread) and more than one thread (PERSODE_THREADS); else, or if the worker fails, everything is ranked here.
+   */
+  worker?: boolean;
 }
 
 /**
@@ -85,49 +93,93 @@ export function rankGroups(
     if (plain)
       throw new Error(`rankGroups: strategy "${plain.key}" does not rank by a fused score (no fusion()), so it has no top-${top} shortcut`);
   }
-  return inPhase("rank", () => rankAll(groups, embedder, strats, visitor, progress, top));
+  return inPhase("rank", () => {
+    let total = 0;
+    for (const g of groups) total += g.queries.length;
+    const fires = new Uint8Array(total);
+    const worker = options.worker && top === undefined ? startRankWorker(groups, embedder, strats) : undefined;
+    const split = worker?.first ?? groups.length;
+    let qi = 0;
+    try {
+      for (let gi = 0; gi < groups.length; gi++) {
+        const ranked = gi >= split ? worker!.take(gi) : undefined;
+        qi = ranked
+          ? visitRanked(groups[gi]!, gi, qi, ranked, embedder, strats, visitor, fires, progress)
+          : rankGroup(groups[gi]!, gi, qi, embedder, strats, visitor, fires, progress, top);
+      }
+    } finally {
+      worker?.close();
+    }
+    return fires;
+  });
 }
 
-function rankAll(
-  groups: readonly RankingGroup[],
+/** Rank one group's queries with every strategy, handing each order to `visitor`; returns the next query index. */
+function rankGroup(
+  group: RankingGroup,
+  gi: number,
+  qi: number,
   embedder: Embedder,
   strats: readonly RetrievalStrategy[],
   visitor: RankingVisitor,
+  fires: Uint8Array,
   progress: Progress | undefined,
   top: number | undefined,
-): Uint8Array {
-  let total = 0;
-  for (const g of groups) total += g.queries.length;
-  const fires = new Uint8Array(total);
+): number {
+  const { store, columns } = groupStore(group, embedder);
   const staticOrders: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(strats.length);
-  let qi = 0;
-  for (let gi = 0; gi < groups.length; gi++) {
-    const group = groups[gi]!;
-    const { store, columns } = groupStore(group, embedder);
-    staticOrders.fill(undefined);
-    for (const q of group.queries) {
-      fires[qi] = gateFires(q.intensity) ? 1 : 0;
-      const ctx = store.context(q, group.nowMs, columns);
-      visitor.query?.(qi, gi, ctx);
-      for (let si = 0; si < strats.length; si++) {
-        const s = strats[si]!;
-        let order = staticOrders[si];
-        if (top !== undefined) {
-          const f = s.fusion!(ctx);
-          order = ctx.fusedTop(f.alpha, f.useQueryRelevance, top);
-        } else if (!order) {
-          order = rankChecked(s, ctx);
-          if (s.queryIndependent) staticOrders[si] = order;
-        }
-        const o = order;
-        inPhase("metrics", () => visitor.ranking(qi, si, o, gi, top === undefined ? ctx.nearTies(o) : undefined));
+  for (const q of group.queries) {
+    fires[qi] = gateFires(q.intensity) ? 1 : 0;
+    const ctx = store.context(q, group.nowMs, columns);
+    visitor.query?.(qi, gi, ctx);
+    for (let si = 0; si < strats.length; si++) {
+      const s = strats[si]!;
+      let order = staticOrders[si];
+      if (top !== undefined) {
+        const f = s.fusion!(ctx);
+        order = ctx.fusedTop(f.alpha, f.useQueryRelevance, top);
+      } else if (!order) {
+        order = rankChecked(s, ctx);
+        if (s.queryIndependent) staticOrders[si] = order;
       }
-      qi++;
-      progress?.tick();
-      checkInterrupt();
+      const o = order;
+      inPhase("metrics", () => visitor.ranking(qi, si, o, gi, top === undefined ? ctx.nearTies(o) : undefined));
     }
+    qi++;
+    progress?.tick();
+    checkInterrupt();
   }
-  return fires;
+  return qi;
+}
+
+/** Hand a group the rank worker ranked to `visitor`, as rankGroup would have (the same calls, in the same order). */
+function visitRanked(
+  group: RankingGroup,
+  gi: number,
+  qi: number,
+  ranked: RankedGroup,
+  embedder: Embedder,
+  strats: readonly RetrievalStrategy[],
+  visitor: RankingVisitor,
+  fires: Uint8Array,
+  progress: Progress | undefined,
+): number {
+  const { store, columns } = groupStore(group, embedder);
+  const size = columns.size;
+  group.queries.forEach((q, k) => {
+    fires[qi] = ranked.fires[k]!;
+    visitor.query?.(qi, gi, store.context(q, group.nowMs, columns));
+    for (let si = 0; si < strats.length; si++) {
+      const at = (k * strats.length + si) * size;
+      const o = ranked.orders.subarray(at, at + size);
+      const ties = ranked.nearTies[k * strats.length + si] ?? undefined;
+      inPhase("metrics", () => visitor.ranking(qi, si, o, gi, ties));
+    }
+    qi++;
+    progress?.tick();
+    checkInterrupt();
+  });
+  return qi;
 }
 
 /** A group's store and its columns as built (E from the memories), kept while its `memories` array is referenced. */

@@ -263,6 +263,7 @@ export async function runExp5(
       },
     },
     progress,
+    { worker: true },
   );
   progress.finish();
   const fires = new Uint8Array(n);

@@ -1,0 +1,96 @@
+// rankGroups(…, { worker: true }): the later groups ranked on a worker thread (src/rank-worker.ts, running the built
+// dist/ranking-loop.js) reach the visitor as the same calls, in the same order, with the same orders, near-ties and
+// gate firings as when everything is ranked on this thread; a worker that cannot run leaves its groups to this thread.
+import { EXTENDED_STRATEGIES, HashingEmbedder, similarityOnly, type Embedder, type RetrievalStrategy } from "@persode/core";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { rankGroups, type RankingGroup } from "../src/ranking-loop.js";
+import { startRankWorker } from "../src/rank-worker.js";
+import { randomGroup } from "./random-groups.js";
+
+const hashing = new HashingEmbedder();
+/** The hashing vectors presented as a model's, so rankings record near-ties (tieEpsilon > 0) and take the model dot kernel. */
+const modelLike: Embedder = {
+  name: "model-like",
+  id: "test/model-like",
+  dim: hashing.dim,
+  model: { id: "test/model-like", revision: "test", dtype: "fp32" },
+  embed: (t) => hashing.embed(t),
+  embedBatch: (ts) => hashing.embedBatch(ts),
+};
+
+/** Every visitor call of a run, as plain values. */
+function calls(groups: readonly RankingGroup[], embedder: Embedder, strats: readonly RetrievalStrategy[], worker: boolean) {
+  const out: unknown[] = [];
+  const fires = rankGroups(
+    groups,
+    embedder,
+    strats,
+    {
+      query: (qi, g, ctx) => void out.push(["query", qi, g, ctx.columns.size, ctx.query.text]),
+      ranking: (qi, si, order, g, ties) => void out.push(["ranking", qi, si, g, Array.from(order), ties ? Array.from(ties) : null]),
+    },
+    undefined,
+    { worker },
+  );
+  return { out, fires: Array.from(fires) };
+}
+
+const groups = (n: number) =>
+  Array.from({ length: n }, (_, i) => randomGroup(`worker-${i}`, 20 + 13 * i, 3 + (i % 4), (r) => Math.floor(r() * 5) / 4));
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+describe("rankGroups on a rank worker", () => {
+  it("gives the visitor exactly the calls of a run on this thread, every shipped strategy, exact and model vectors", () => {
+    const gs = groups(7);
+    for (const embedder of [hashing, modelLike]) {
+      const here = calls(gs, embedder, EXTENDED_STRATEGIES, false);
+      const split = calls(gs, embedder, EXTENDED_STRATEGIES, true);
+      expect(split.out.length).toBe(here.out.length);
+      expect(split).toEqual(here);
+      expect(here.fires).toContain(1);
+    }
+    // the model-like run records near-ties somewhere, so that path is compared too
+    expect(calls(gs, modelLike, EXTENDED_STRATEGIES, false).out.some((c) => Array.isArray(c) && c[0] === "ranking" && c[5] !== null)).toBe(
+      true,
+    );
+  });
+
+  it("hands the worker the later groups, and keeps at least the first here", () => {
+    const gs = groups(6);
+    const w = startRankWorker(gs, hashing, [similarityOnly]);
+    expect(w).toBeDefined();
+    expect(w!.first).toBeGreaterThanOrEqual(1);
+    expect(w!.first).toBeLessThan(gs.length);
+    for (let gi = w!.first; gi < gs.length; gi++) {
+      const r = w!.take(gi)!;
+      expect(r.orders.length).toBe(gs[gi]!.queries.length * gs[gi]!.memories.length);
+    }
+    expect(() => w!.take(0)).toThrow(/group 0 asked for, 6 expected/);
+    w!.close();
+  });
+
+  it("is not started for a strategy that is not shipped (a plugin's), one thread, or one group", () => {
+    const plugin: RetrievalStrategy = { ...similarityOnly, key: "plugin-copy", slug: "plugin-copy" };
+    expect(startRankWorker(groups(4), hashing, [similarityOnly, plugin])).toBeUndefined();
+    expect(startRankWorker(groups(1), hashing, [similarityOnly])).toBeUndefined();
+    vi.stubEnv("PERSODE_THREADS", "1");
+    expect(startRankWorker(groups(4), hashing, [similarityOnly])).toBeUndefined();
+  });
+
+  it("a worker that fails leaves its groups to this thread: the same calls, and a warning", () => {
+    const gs = groups(5);
+    const warn = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const w = startRankWorker(gs, hashing, [similarityOnly], "file:///nonexistent/ranking-loop.js");
+    expect(w).toBeDefined();
+    expect(w!.take(w!.first)).toBeUndefined();
+    expect(w!.take(w!.first + 1)).toBeUndefined();
+    w!.close();
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /warning: the rank worker thread failed \(.*nonexistent.*\); ranking its groups on the main thread/s,
+    );
+  });
+});
