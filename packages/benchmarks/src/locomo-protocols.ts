@@ -159,6 +159,8 @@ export class LadderScorer {
     let conv = this.convIndex.get(diaIds);
     if (!conv) this.convIndex.set(diaIds, (conv = conversationIndex(this.data.conversations[q.conversation]!)));
     const key = questionKey(q);
+    // families that hold this question with the same gold (e.g. both question sets under one gold) score it once
+    const byGold = new Map<string, number[]>();
     for (const [f, qs] of this.families) {
       const qi = this.index.get(f)!.get(key);
       if (qi === undefined) continue;
@@ -169,7 +171,11 @@ export class LadderScorer {
           strategy.key,
           (c = { cols: LADDER_MEASURES.map(() => new Float64Array(qs.length)), seen: new Uint8Array(qs.length) }),
         );
-      scoreLocomoQuestion(order, qs[qi]!.gold, conv).forEach((v, mi) => (c.cols[mi]![qi] = v));
+      const gold = qs[qi]!.gold;
+      const goldKey = gold.join("\u0000");
+      let values = byGold.get(goldKey);
+      if (!values) byGold.set(goldKey, (values = scoreLocomoQuestion(order, gold, conv)));
+      values.forEach((v, mi) => (c.cols[mi]![qi] = v));
       c.seen[qi] = 1;
     }
   }

@@ -447,7 +447,7 @@ const gamma = (k: number): number => (k * U) / (1 - k * U);
 const ESTIMATE_WINDOW = 64;
 /** Items compared to rank those candidates, and how many of the best are then compared in full. */
 const SAMPLE = 64;
-const FULL_COMPARES = 4;
+const FULL_COMPARES = 3;
 
 /**
  * resampleIntervals' estimated resample means of each column, with the bound each is within of resampleTable's (0:
@@ -511,6 +511,40 @@ function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label
   return out as Estimate[];
 }
 
+/**
+ * A base for a column's sparse list: 0 or the most frequent value among every `step`-th item, whichever more items
+ * hold, with that count (any base is exact or within the bound; a frequent one only makes the list shorter).
+ */
+function frequentBase(col: Float64Array, step: number): { base: number; count: number } {
+  const sample = new Float64Array(Math.ceil(col.length / step));
+  for (let k = 0; k < sample.length; k++) sample[k] = col[k * step]!;
+  sample.sort();
+  let common = 0;
+  let longest = 0;
+  for (let i = 0, run = 0; i < sample.length; i++) {
+    run = i > 0 && sample[i] === sample[i - 1] ? run + 1 : 1;
+    if (run > longest) {
+      longest = run;
+      common = sample[i]! + 0;
+    }
+  }
+  let zeros = 0;
+  let commons = 0;
+  for (let i = 0; i < col.length; i++) {
+    const v = col[i]!;
+    if (v === 0) zeros++;
+    if (v === common) commons++;
+  }
+  return commons > zeros ? { base: common, count: commons } : { base: 0, count: zeros };
+}
+
+/** How many of every `step`-th item differ between a and b, counting up to `limit` (whole columns: step 1). */
+function differing(a: Float64Array, b: Float64Array, step: number, limit: number): number {
+  let d = 0;
+  for (let i = 0; i < a.length && d < limit; i += step) if (a[i] !== b[i]) d++;
+  return d;
+}
+
 function maxAbs(col: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < col.length; i++) m = Math.max(m, Math.abs(col[i]!));
@@ -529,33 +563,31 @@ function chainColumns(cols: readonly Float64Array[], n: number): { columns: Esti
   /** Per column: the bound on |estimated sum − Σ count·v|, and the 2^K its sums are exact on (undefined: not exact). */
   const sumErr: number[] = [];
   const exactOn: (number | undefined)[] = [];
+  const maxOf: number[] = [];
   const bounds: number[] = [];
   const g = gamma(n + 3);
   cols.forEach((col, j) => {
     const scale = exactScale(col);
-    const freq = new Map<number, number>();
-    for (let i = 0; i < n; i++) freq.set(col[i]! + 0, (freq.get(col[i]! + 0) ?? 0) + 1);
-    let base = 0;
-    let best = -1;
-    for (const [v, f] of freq) if (f > best || (f === best && v === 0)) [base, best] = [v, f];
-    let cost = n - best;
-    let parent = -1;
-    // candidates ranked by how many of SAMPLE spread items differ, then the best few compared in full
     const step = Math.max(1, Math.floor(n / SAMPLE));
-    const near: { k: number; d: number }[] = [];
+    const { base, count } = frequentBase(col, step);
+    let cost = n - count;
+    let parent = -1;
+    // candidates ranked by how many of the sampled items differ, then the best few compared in full
+    const near: number[] = [];
+    const nearD: number[] = [];
     for (let k = Math.max(0, j - ESTIMATE_WINDOW); k < j; k++) {
       if (scale !== undefined && exactOn[k] === undefined) continue;
-      const p = cols[k]!;
-      let d = 0;
-      for (let i = 0; i < n; i += step) if (col[i] !== p[i]) d++;
-      near.push({ k, d });
+      near.push(k);
+      nearD.push(differing(col, cols[k]!, step, n));
     }
-    near.sort((a, b) => a.d - b.d || b.k - a.k);
-    for (const { k } of near.slice(0, FULL_COMPARES)) {
-      const p = cols[k]!;
-      let d = 0;
-      for (let i = 0; i < n && d < cost; i++) if (col[i] !== p[i]) d++;
-      if (d < cost) [cost, parent] = [d, k];
+    const byD = near.map((_, i) => i).sort((x, y) => nearD[x]! - nearD[y]! || near[y]! - near[x]!);
+    for (let t = 0; t < Math.min(FULL_COMPARES, byD.length); t++) {
+      const k = near[byD[t]!]!;
+      const d = differing(col, cols[k]!, 1, cost);
+      if (d < cost) {
+        cost = d;
+        parent = k;
+      }
     }
     const ref = parent < 0 ? undefined : cols[parent]!;
     const at = new Int32Array(cost);
@@ -570,7 +602,8 @@ function chainColumns(cols: readonly Float64Array[], n: number): { columns: Esti
     }
     columns.push({ parent, base, at, delta });
     const mv = maxAbs(col);
-    const mr = ref ? maxAbs(ref) : Math.abs(base);
+    maxOf.push(mv);
+    const mr = ref ? maxOf[parent]! : Math.abs(base);
     // exact: both on the grid 2^−K (the finer of the two), the start (parent sum or base·n) and every partial sum below 2^52 of it
     const k = scale === undefined ? undefined : Math.max(scale, parent < 0 ? 1 : (exactOn[parent] ?? Infinity));
     if (k !== undefined && Number.isFinite(k) && n * (mr + maxAbs(delta)) * k <= 2 ** 52) {
