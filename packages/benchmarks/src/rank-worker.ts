@@ -32,11 +32,8 @@ export interface RankWorker {
   close(): void;
 }
 
-/** What the worker is sent. */
+/** What the worker is sent, once it runs (its workerData holds the URLs of @persode/core and of dist/ranking-loop.js). */
 interface RankJob {
-  /** URLs of @persode/core and of this package's dist/ranking-loop.js. */
-  core: string;
-  loop: string;
   groups: RankingGroup[];
   strategies: string[];
   embedder: Pick<Embedder, "name" | "id" | "dim" | "model" | "prefixes">;
@@ -54,11 +51,13 @@ const WORKER_SHARE = 2 / 3;
 const STALL_MS = 20_000;
 
 const WORKER_SOURCE = `
-const { workerData } = require("node:worker_threads");
-const { core, loop, groups, strategies, embedder: e, port, posted } = workerData;
-(async () => {
+const { parentPort, workerData } = require("node:worker_threads");
+// the modules load while the calling thread prepares the job
+const modules = Promise.all([import(workerData.loop), import(workerData.core)]);
+modules.catch(() => undefined);
+parentPort.once("message", async ({ groups, strategies, embedder: e, port, posted }) => {
   try {
-    const [{ rankGroups }, c] = await Promise.all([import(loop), import(core)]);
+    const [{ rankGroups }, c] = await modules;
     const byKey = new Map([...c.BUILTIN_STRATEGIES, ...c.EXTENDED_STRATEGIES].map((s) => [s.key, s]));
     const strats = strategies.map((k) => byKey.get(k));
     const refuse = () => Promise.reject(new Error("the rank worker embeds nothing: vectors come with the groups"));
@@ -83,8 +82,33 @@ const { core, loop, groups, strategies, embedder: e, port, posted } = workerData
     Atomics.add(posted, 0, 1);
     Atomics.notify(posted, 0);
   }
-})();
+});
 `;
+
+/** A rank worker started ahead of its job (prepareRankWorker), its modules loading. */
+let prepared: Worker | undefined;
+
+/** A new rank worker running `loop`, loading its modules; undefined if no worker thread can be started. */
+function spawn(loop: string): Worker | undefined {
+  try {
+    const core = pathToFileURL(createRequire(import.meta.url).resolve("@persode/core")).href;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { core, loop } });
+    worker.on("error", () => undefined);
+    // never keeps the process alive: a prepared worker may never be given a job
+    worker.unref();
+    return worker;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Start the rank worker now, so its modules load while the caller loads data and embeds (Exp. 5 calls this first);
+ * the next startRankWorker hands it its job. Does nothing where startRankWorker would not use a worker (one thread).
+ */
+export function prepareRankWorker(): void {
+  if (!prepared && poolThreads() >= 2) prepared = spawn(loopUrl());
+}
 
 /** This package's dist/ranking-loop.js (the worker runs the built code, also when the caller runs from src/ under vitest). */
 function loopUrl(): string {
@@ -126,8 +150,6 @@ export function startRankWorker(
   const { port1, port2 } = new MessageChannel();
   const posted = new Int32Array(new SharedArrayBuffer(4));
   const job: RankJob = {
-    core: pathToFileURL(createRequire(import.meta.url).resolve("@persode/core")).href,
-    loop,
     groups: groups.slice(first).map((g) => ({
       memories: g.memories,
       vectors: g.vectors,
@@ -140,14 +162,10 @@ export function startRankWorker(
     port: port2,
     posted,
   };
-  let worker: Worker;
-  try {
-    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: job, transferList: [port2] });
-  } catch {
-    return undefined;
-  }
-  worker.on("error", () => undefined);
-  worker.unref();
+  const worker = loop === loopUrl() && prepared ? prepared : spawn(loop);
+  prepared = undefined;
+  if (!worker) return undefined;
+  worker.postMessage(job, [port2]);
   let failed = false;
   let next = first;
   let received = 0;

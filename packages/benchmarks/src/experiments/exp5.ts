@@ -34,6 +34,7 @@ import { LADDER_MEASURES, LOCOMO_QUESTION_SETS } from "../protocols.js";
 import { prefetchResamples } from "../stats/bootstrap.js";
 import { RANKINGS_MANIFEST, rankingsManifest, type RankingsFileRecord } from "../rankings-manifest.js";
 import { inPhase } from "../phases.js";
+import { prepareRankWorker } from "../rank-worker.js";
 
 /** The protocol block of the ladder file (docs/spec.md §11). */
 export const EXP5_PROTOCOLS_PROTOCOL = {
@@ -52,6 +53,8 @@ export const EXP5_PROTOCOLS_PROTOCOL = {
 export const exp5: ExperimentRunnerModule = {
   ...RUNNER_FACTS.exp5,
   async run(ctx) {
+    // the ranking's second core loads its modules while the data loads and the texts are embedded
+    prepareRankWorker();
     const data = await ctx.locomo();
     // The audit is checked against LoCoMo before anything runs, so a bad audit file writes nothing.
     const audit = await loadLocomoAudit(data);
