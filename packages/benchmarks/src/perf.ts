@@ -27,6 +27,7 @@ import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
 import { diskWriteBytesPerSecond, folderBytes, formatPhases, median, timeProcess, type PhaseRun } from "./perf-phases.js";
 import { phaseSeconds, resetPhases } from "./phases.js";
+import { forgetResampleSets } from "./stats/bootstrap.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
 import { findExperiment } from "./experiments/index.js";
 import { UsageError, embedderChoices, embedderOption, embedderSettings, intOption } from "./options.js";
@@ -181,6 +182,8 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
           target: `${id} (bench:perf)`,
           paperFormat: true,
         };
+        // every run draws and resamples as a fresh process would (the in-process resample sets would otherwise serve runs 2 …)
+        forgetResampleSets();
         resetPhases();
         const [report, seconds] = await timed(() => exp.run(ctx));
         const phases = phaseSeconds();

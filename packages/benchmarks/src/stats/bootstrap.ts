@@ -100,6 +100,16 @@ function drawJob(requests: readonly { n: number; label: string }[], spec: Bootst
   return job;
 }
 
+/**
+ * Drop every resample set kept in this process, so the next call draws and resamples again (bench:perf's in-process
+ * runs, each timed as a fresh process would be).
+ * @internal
+ */
+export function forgetResampleSets(): void {
+  for (const set of resampleSets.values()) set.pending?.finish();
+  resampleSets.clear();
+}
+
 function keepSet(key: string, set: ResampleSet): void {
   resampleSets.set(key, set);
   while (resampleSets.size > MAX_RESAMPLE_SETS) resampleSets.delete(resampleSets.keys().next().value!);
