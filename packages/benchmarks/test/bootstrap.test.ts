@@ -5,12 +5,14 @@ import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import { pyRound } from "@persode/util";
 import {
+  forgetResampleSets,
   pairedInterval,
   percentileInterval,
   resampleEstimates,
   resampleIndices,
   resampleIntervals,
   resampleTable,
+  useEstimateWasm,
   type BootstrapSpec,
 } from "../src/stats/bootstrap.js";
 
@@ -287,6 +289,29 @@ describe("resampleIntervals: rounded CIs from estimated resample means", () => {
       expect(est[names.indexOf("hit@5")]!.bound).toBe(0);
       expect(est[names.indexOf("halves@10")]!.bound).toBe(0);
       if (n > 5) expect(estimated).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it("the WebAssembly column loop gives the JavaScript loop's bits, on the main thread and on the thread pool", () => {
+    const big: Record<string, Float64Array> = {};
+    const r = seedrandom("wasm-big");
+    // enough work (columns × items × resamples) for the thread pool to take part
+    for (let c = 0; c < 40; c++) big[`noise${c}`] = Float64Array.from({ length: 4000 }, () => (r() < 0.5 ? 0 : r()));
+    for (const [label, t] of [
+      ["wasm-small", mixedTable(7, "wasm-small")],
+      ["wasm-mid", mixedTable(900, "wasm-mid")],
+      ["wasm-big", big],
+    ] as const) {
+      forgetResampleSets();
+      const fast = resampleEstimates(t, spec, label);
+      forgetResampleSets();
+      const was = useEstimateWasm(false);
+      const plain = resampleEstimates(t, spec, label);
+      useEstimateWasm(was);
+      fast.forEach((e, c) => {
+        expect(e.bound, `${label} column ${c}`).toBe(plain[c]!.bound);
+        expect(Array.from(e.means), `${label} column ${c}`).toEqual(Array.from(plain[c]!.means));
+      });
     }
   });
 

@@ -22,7 +22,8 @@ import { selectRank } from "./select.js";
 import { type ResampleJob } from "./resample-kernel.js";
 import { runBlocks, sharedArray, startBlocks, type PendingBlocks } from "./thread-pool.js";
 import { type DrawJob } from "./draw-kernel.js";
-import { type EstimateJob } from "./estimate-kernel.js";
+import { type EstimateJob, type WasmGlobals } from "./estimate-kernel.js";
+import { ESTIMATE_WASM } from "./estimate-wasm.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
 export interface BootstrapSpec {
@@ -344,32 +345,78 @@ interface EstimatedColumn {
   delta: Float64Array;
 }
 
-/** The estimate kernel's job of `columns` (in shared memory for the thread pool). */
-function estimateJob(columns: readonly EstimatedColumn[], n: number, indices: Uint32Array, samples: number): EstimateJob {
+/** Whether the estimate kernel's column loop runs as WebAssembly (tests compare it with the JavaScript loop). */
+let estimateWasm = true;
+
+/**
+ * Run resampleIntervals' column loop in JavaScript (false) or WebAssembly (true, the default); returns the previous setting.
+ * @internal
+ */
+export function useEstimateWasm(on: boolean): boolean {
+  const was = estimateWasm;
+  estimateWasm = on;
+  return was;
+}
+
+/** The estimate kernel's job of `columns`: its arrays in one new shared memory (the thread pool's workers read it without a copy). */
+function estimateJob(
+  columns: readonly EstimatedColumn[],
+  n: number,
+  indices: Uint32Array,
+  samples: number,
+  blockSize: number,
+): EstimateJob {
+  const C = columns.length;
   const terms = columns.reduce((t, e) => t + e.at.length, 0);
-  const job: EstimateJob = {
+  const blocks = Math.ceil(samples / blockSize);
+  const align8 = (x: number) => Math.ceil(x / 8) * 8;
+  let bytes = 0;
+  const take = (size: number) => {
+    const at = bytes;
+    bytes = align8(bytes + size);
+    return at;
+  };
+  const layout = {
+    parent: take(C * 4),
+    base: take(C * 8),
+    start: take((C + 1) * 4),
+    at: take(terms * 4),
+    delta: take(terms * 8),
+    out: take(C * samples * 8),
+  };
+  const scratchBytes = align8(C * blockSize * 8 + blockSize * n * 4);
+  const scratch = take(blocks * scratchBytes);
+  const pages = Math.max(1, Math.ceil(bytes / 65_536));
+  const wasm = (globalThis as unknown as { WebAssembly: WasmGlobals }).WebAssembly;
+  const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+  const buffer = memory.buffer;
+  const parent = new Int32Array(buffer, layout.parent, C);
+  const base = new Float64Array(buffer, layout.base, C);
+  const start = new Int32Array(buffer, layout.start, C + 1);
+  const at = new Int32Array(buffer, layout.at, terms);
+  const delta = new Float64Array(buffer, layout.delta, terms);
+  let j = 0;
+  columns.forEach((e, c) => {
+    parent[c] = e.parent;
+    base[c] = e.base;
+    start[c] = j;
+    at.set(e.at, j);
+    delta.set(e.delta, j);
+    j += e.at.length;
+  });
+  start[C] = j;
+  return {
     n,
     samples,
     indices,
-    count: columns.length,
-    parent: sharedArray(Int32Array, Math.max(1, columns.length) * 4),
-    base: sharedArray(Float64Array, Math.max(1, columns.length) * 8),
-    start: sharedArray(Int32Array, (columns.length + 1) * 4),
-    at: sharedArray(Int32Array, Math.max(1, terms) * 4),
-    delta: sharedArray(Float64Array, Math.max(1, terms) * 8),
-    out: sharedArray(Float64Array, Math.max(1, columns.length * samples) * 8),
+    count: C,
+    memory,
+    ...(estimateWasm ? { wasm: ESTIMATE_WASM } : {}),
+    ...layout,
+    scratch,
+    scratchBytes,
+    blockSize,
   };
-  let j = 0;
-  columns.forEach((e, c) => {
-    job.parent[c] = e.parent;
-    job.base[c] = e.base;
-    job.start[c] = j;
-    job.at.set(e.at, j);
-    job.delta.set(e.delta, j);
-    j += e.at.length;
-  });
-  job.start[columns.length] = j;
-  return job;
 }
 
 /** Rounded 95 % percentile intervals of the columns of one resample set (resampleIntervals). */
@@ -495,14 +542,14 @@ function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label
       todo.map((c) => cols[c]!),
       n,
     );
-    const job = estimateJob(columns, n, set.indices, spec.samples);
-    const terms = job.start[columns.length]!;
-    const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
     const blockSize = Math.max(1, Math.floor(BLOCK_INDICES / n));
+    const job = estimateJob(columns, n, set.indices, spec.samples, blockSize);
+    const terms = columns.reduce((t, e) => t + e.at.length, 0);
+    const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
     runBlocks("estimateBlock", job, spec.samples, blockSize, spec.samples * (n + terms) >= PARALLEL_WORK, (b) => progress.update(b));
     progress.finish();
     todo.forEach((c, j) => {
-      const means = job.out.slice(j * spec.samples, (j + 1) * spec.samples);
+      const means = new Float64Array(job.memory.buffer, job.out + j * spec.samples * 8, spec.samples).slice();
       const estimate: Estimate = { means, bound: bounds[j]!, max: maxAbs(cols[c]!) };
       if (estimate.bound === 0) {
         // exact: resampleTable's means too

@@ -3,10 +3,23 @@
  * sums estimated from the resample's draw counts, each as an earlier column's sum (or base·n) plus Σ count·delta
  * over the items where the two differ. Resample b depends only on the indices of resample b, so blocks can be
  * computed by any thread in any order with the same bits (./thread-pool.ts). Self-contained (no imports, no module
- * state): the workers run its source text.
+ * state): the workers run its source text. The column loop runs as WebAssembly (./estimate-wasm.ts) when the job
+ * carries the module, else in JavaScript: the same operations in the same order, the same bits.
  */
 
-/** One estimating job, in memory every thread of the pool can read (SharedArrayBuffer). */
+/** A shared WebAssembly.Memory (this package's TypeScript libraries declare no WebAssembly types). */
+interface SharedMemory {
+  readonly buffer: SharedArrayBuffer;
+}
+
+/** The WebAssembly globals the kernel and its job builder use. */
+export interface WasmGlobals {
+  Memory: new (d: { initial: number; maximum: number; shared: true }) => SharedMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+
+/** One estimating job. Its arrays live in one shared WebAssembly memory, at the byte offsets given. */
 export interface EstimateJob {
   /** Items per resample. */
   n: number;
@@ -16,31 +29,62 @@ export interface EstimateJob {
   indices: Uint32Array;
   /** Columns. */
   count: number;
-  /** Per column: the earlier column its sum starts from, or −1 to start from base·n. */
-  parent: Int32Array;
-  base: Float64Array;
-  /** Column c's items are `at[start[c]] … at[start[c + 1] − 1]`, with their offsets `delta` from the parent's (or base) value. */
-  start: Int32Array;
-  at: Int32Array;
-  delta: Float64Array;
-  /** Output: per column, its `samples` resample means (sum / n). */
-  out: Float64Array;
+  /** Shared memory holding every array below (and each block's scratch). */
+  memory: SharedMemory;
+  /** The column loop's WebAssembly module (./estimate-wasm.ts), or undefined to run it in JavaScript. */
+  wasm?: Uint8Array;
+  /** Int32 per column: the earlier column its sum starts from, or −1 to start from base·n. */
+  parent: number;
+  /** Float64 per column. */
+  base: number;
+  /** Int32, columns + 1: column c's items are at[start[c]] … at[start[c + 1] − 1], with their offsets delta. */
+  start: number;
+  at: number;
+  delta: number;
+  /** Float64, per column its `samples` resample means (sum / n): the output. */
+  out: number;
+  /** Block u's scratch is at scratch + u·scratchBytes: sums (count × blockSize float64), then counts (blockSize × n int32). */
+  scratch: number;
+  scratchBytes: number;
+  blockSize: number;
 }
 
 /**
- * Resample means b0 … b1 − 1 of every column of `job` into `job.out`. The block's draw counts are taken first
+ * Resample means b0 … b1 − 1 of every column of `job` into its output. The block's draw counts are taken first
  * (one row of n per resample), then each column runs over all of the block's resamples while its item list is in
  * the core's cache: the lists are read once per block, not once per resample.
  */
 export function estimateBlock(job: EstimateJob, b0: number, b1: number): void {
-  const { n, samples, indices, count: columns, parent, base, start, at, delta, out } = job;
+  const { n, samples, indices, count: columns, memory, blockSize } = job;
+  const buffer = memory.buffer;
   const width = b1 - b0;
-  const counts = new Int32Array(width * n);
+  const sumsAt = job.scratch + Math.floor(b0 / blockSize) * job.scratchBytes;
+  const countsAt = sumsAt + columns * blockSize * 8;
+  const counts = new Int32Array(buffer, countsAt, width * n);
+  counts.fill(0);
   for (let r = 0; r < width; r++) {
     const row = r * n;
     for (let i = 0, k = (b0 + r) * n; i < n; i++, k++) counts[row + indices[k]!]!++;
   }
-  const sums = new Float64Array(columns * width);
+  if (job.wasm) {
+    // one instance per job and thread (each thread has its own copy of the job object), under a symbol, which
+    // postMessage does not copy
+    const key = Symbol.for("persode.estimate");
+    const j = job as EstimateJob & { [key]?: (...args: number[]) => void };
+    const wasm = (globalThis as unknown as { WebAssembly: WasmGlobals }).WebAssembly;
+    const run = (j[key] ??= new wasm.Instance(new wasm.Module(job.wasm), { env: { memory } }).exports.estimate as (
+      ...args: number[]
+    ) => void);
+    run(countsAt, n, width, columns, job.parent, job.base, job.start, job.at, job.delta, sumsAt, job.out, samples, b0);
+    return;
+  }
+  const parent = new Int32Array(buffer, job.parent, columns);
+  const base = new Float64Array(buffer, job.base, columns);
+  const start = new Int32Array(buffer, job.start, columns + 1);
+  const at = new Int32Array(buffer, job.at, start[columns]!);
+  const delta = new Float64Array(buffer, job.delta, start[columns]!);
+  const sums = new Float64Array(buffer, sumsAt, columns * width);
+  const out = new Float64Array(buffer, job.out, columns * samples);
   for (let c = 0; c < columns; c++) {
     const p = parent[c]!;
     const from = base[c]! * n;
