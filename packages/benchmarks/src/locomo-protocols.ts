@@ -82,9 +82,17 @@ export function scoreLocomoQuestion(
   }
   return scoreQuestion(
     measures,
-    { ranks: relevantRanks(order, relevant), nGold: gold.length },
+    // ranks past the largest k are read only by MRR, which needs the first one alone (relevantRanks stops after it)
+    { ranks: relevantRanks(order, relevant, largestK(measures)), nGold: gold.length },
     { ranks: sessionRanks(order, conv.sessionOf, goldSessions), nGold: goldSessions.size },
   );
+}
+
+/** The largest k of some measures (Infinity when none has one). */
+function largestK(measures: readonly Measure[]): number {
+  let k = 0;
+  for (const m of measures) if (m.k !== undefined) k = Math.max(k, m.k);
+  return k > 0 ? k : Infinity;
 }
 
 /** Per question (in family order) and measure, one system's values on one family. */
@@ -154,30 +162,46 @@ export class LadderScorer {
     this.hooks = { extraQuestions: [...extra.values()], onRanking: (q, s, order, diaIds) => this.observe(q, s, order, diaIds) };
   }
 
+  /** Where the question last observed goes: per family its index, and which of the question's distinct golds it has. */
+  private last?: { q: LocomoQuestion; places: { family: FamilyKey; qi: number; gold: number }[]; golds: (readonly string[])[] };
+
   private observe(q: LocomoQuestion, strategy: RetrievalStrategy, order: Int32Array, diaIds: readonly string[]): void {
     if (!this.strategies.includes(strategy.key)) this.strategies.push(strategy.key);
     let conv = this.convIndex.get(diaIds);
     if (!conv) this.convIndex.set(diaIds, (conv = conversationIndex(this.data.conversations[q.conversation]!)));
-    const key = questionKey(q);
-    // families that hold this question with the same gold (e.g. both question sets under one gold) score it once
-    const byGold = new Map<string, number[]>();
-    for (const [f, qs] of this.families) {
-      const qi = this.index.get(f)!.get(key);
-      if (qi === undefined) continue;
-      const byStrategy = this.columns.get(f)!;
+    // every strategy's ranking of a question arrives in a row: its places are found once
+    if (this.last?.q !== q) this.last = this.placesOf(q);
+    const { places, golds } = this.last;
+    // families that hold the question with the same gold (e.g. both question sets under one gold) score it once
+    const values = golds.map((gold) => scoreLocomoQuestion(order, gold, conv));
+    for (const { family, qi, gold } of places) {
+      const byStrategy = this.columns.get(family)!;
       let c = byStrategy.get(strategy.key);
-      if (!c)
-        byStrategy.set(
-          strategy.key,
-          (c = { cols: LADDER_MEASURES.map(() => new Float64Array(qs.length)), seen: new Uint8Array(qs.length) }),
-        );
-      const gold = qs[qi]!.gold;
-      const goldKey = gold.join("\u0000");
-      let values = byGold.get(goldKey);
-      if (!values) byGold.set(goldKey, (values = scoreLocomoQuestion(order, gold, conv)));
-      values.forEach((v, mi) => (c.cols[mi]![qi] = v));
+      if (!c) {
+        const n = this.families.get(family)!.length;
+        byStrategy.set(strategy.key, (c = { cols: LADDER_MEASURES.map(() => new Float64Array(n)), seen: new Uint8Array(n) }));
+      }
+      const v = values[gold]!;
+      for (let mi = 0; mi < v.length; mi++) c.cols[mi]![qi] = v[mi]!;
       c.seen[qi] = 1;
     }
+  }
+
+  private placesOf(q: LocomoQuestion): NonNullable<LadderScorer["last"]> {
+    const key = questionKey(q);
+    const places: { family: FamilyKey; qi: number; gold: number }[] = [];
+    const golds: (readonly string[])[] = [];
+    const goldIndex = new Map<string, number>();
+    for (const [family, qs] of this.families) {
+      const qi = this.index.get(family)!.get(key);
+      if (qi === undefined) continue;
+      const gold = qs[qi]!.gold;
+      const goldKey = gold.join("\u0000");
+      let g = goldIndex.get(goldKey);
+      if (g === undefined) goldIndex.set(goldKey, (g = golds.push(gold) - 1));
+      places.push({ family, qi, gold: g });
+    }
+    return { q, places, golds };
   }
 
   /** Per family, every strategy's per-question columns (after checking every question was ranked). */

@@ -258,6 +258,8 @@ const BLOCK_INDICES = 65_536;
 
 /** Below this many gather-adds a call runs on the main thread alone (starting the pool's work costs more than it saves). */
 const PARALLEL_WORK = 20_000_000;
+/** The same for the estimate kernel (terms and counts): its blocks are cheap to hand out (shared memory), measured on Exp. 5's audit sets. */
+const ESTIMATE_PARALLEL_WORK = 2_000_000;
 
 /**
  * The job of resampling `exact` (sums exact in every order: see exactScale) and `summed` columns over `indices`, in
@@ -546,7 +548,9 @@ function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label
     const job = estimateJob(columns, n, set.indices, spec.samples, blockSize);
     const terms = columns.reduce((t, e) => t + e.at.length, 0);
     const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
-    runBlocks("estimateBlock", job, spec.samples, blockSize, spec.samples * (n + terms) >= PARALLEL_WORK, (b) => progress.update(b));
+    runBlocks("estimateBlock", job, spec.samples, blockSize, spec.samples * (n + terms) >= ESTIMATE_PARALLEL_WORK, (b) =>
+      progress.update(b),
+    );
     progress.finish();
     todo.forEach((c, j) => {
       const means = new Float64Array(job.memory.buffer, job.out + j * spec.samples * 8, spec.samples).slice();
