@@ -63,9 +63,9 @@ function toColumns(metrics: Record<string, ArrayLike<number>>, label: string): {
 interface ResampleSet {
   indices: Uint32Array;
   /** Per content hash of a column: the columns seen with it (their values, copied) and their resample means. */
-  means: Map<number, { values: Float64Array; means: Float64Array }[]>;
+  means: ByContent<Float64Array>;
   /** Per content hash: the columns resampleIntervals estimated under this label (values copied), with their bounds. */
-  estimates: Map<number, { values: Float64Array; estimate: Estimate }[]>;
+  estimates: ByContent<Estimate>;
   /** Set while the indices are still being drawn by a worker thread (prefetchResamples). */
   pending?: PendingBlocks;
 }
@@ -131,7 +131,9 @@ export function prefetchResamples(requests: readonly { n: number; label: string 
   if (fresh.length === 0) return;
   const job = drawJob(fresh, spec);
   const pending = startBlocks("drawIndicesBlock", job, fresh.length, 1);
-  fresh.forEach((r, s) => keepSet(setKey(r.n, spec, r.label), { indices: job.out[s]!, means: new Map(), estimates: new Map(), pending }));
+  fresh.forEach((r, s) =>
+    keepSet(setKey(r.n, spec, r.label), { indices: job.out[s]!, means: new ByContent(), estimates: new ByContent(), pending }),
+  );
 }
 
 function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet {
@@ -148,7 +150,7 @@ function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet
   }
   const job = drawJob([{ n, label }], spec);
   runBlocks("drawIndicesBlock", job, 1, 1, false);
-  const set: ResampleSet = { indices: job.out[0]!, means: new Map(), estimates: new Map() };
+  const set: ResampleSet = { indices: job.out[0]!, means: new ByContent(), estimates: new ByContent() };
   keepSet(key, set);
   return set;
 }
@@ -160,6 +162,21 @@ function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet
 export function resampleIndices(n: number, spec: BootstrapSpec, label: string): Uint32Array {
   checkSpec(spec, label);
   return resampleSet(n, spec, label).indices;
+}
+
+/** Something known of each column, by its content: an FNV-1a hash of its bits (contentHash), confirmed by comparing the values. */
+class ByContent<T> {
+  private readonly entries = new Map<number, { values: Float64Array; item: T }[]>();
+
+  get(hash: number, values: Float64Array): T | undefined {
+    return this.entries.get(hash)?.find((e) => sameValues(e.values, values))?.item;
+  }
+
+  add(hash: number, values: Float64Array, item: T): void {
+    let list = this.entries.get(hash);
+    if (!list) this.entries.set(hash, (list = []));
+    list.push({ values, item });
+  }
 }
 
 /** FNV-1a over a column's float64 bits: a cheap key, confirmed by comparing the values. */
@@ -191,9 +208,9 @@ function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, lab
   const hashes = cols.map(contentHash);
   cols.forEach((col, c) => {
     const h = hashes[c]!;
-    const found = set.means.get(h)?.find((e) => sameValues(e.values, col));
+    const found = set.means.get(h, col);
     if (found) {
-      out[c] = found.means;
+      out[c] = found;
       return;
     }
     const twin = todo.find((t) => hashes[t] === h && sameValues(cols[t]!, col));
@@ -201,10 +218,7 @@ function resampleMeans(cols: Float64Array[], n: number, spec: BootstrapSpec, lab
     else todo.push(c);
   });
   const keep = (c: number, means: Float64Array) => {
-    const h = hashes[c]!;
-    let seen = set.means.get(h);
-    if (!seen) set.means.set(h, (seen = []));
-    seen.push({ values: cols[c]!, means });
+    set.means.add(hashes[c]!, cols[c]!, means);
     out[c] = means;
   };
   // Columns whose every sum is exact (counts, hits, dyadic fractions): one multiplicity count per resample serves them all;
@@ -531,16 +545,16 @@ function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label
   const firstOf = new Map<number, number>();
   cols.forEach((col, c) => {
     const h = hashes[c]!;
-    const exact = set.means.get(h)?.find((e) => sameValues(e.values, col));
-    if (exact) return void (out[c] = { means: exact.means, bound: 0, max: maxAbs(col) });
-    const known = set.estimates.get(h)?.find((e) => sameValues(e.values, col));
-    if (known) return void (out[c] = known.estimate);
+    const exact = set.means.get(h, col);
+    if (exact) return void (out[c] = { means: exact, bound: 0, max: maxAbs(col) });
+    const known = set.estimates.get(h, col);
+    if (known) return void (out[c] = known);
     const twin = todo.find((t) => hashes[t] === h && sameValues(cols[t]!, col));
     if (twin !== undefined) firstOf.set(c, twin);
     else todo.push(c);
   });
   if (todo.length > 0) {
-    const { columns, bounds } = chainColumns(
+    const { columns, bounds, maxOf } = chainColumns(
       todo.map((c) => cols[c]!),
       n,
     );
@@ -554,17 +568,10 @@ function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label
     progress.finish();
     todo.forEach((c, j) => {
       const means = new Float64Array(job.memory.buffer, job.out + j * spec.samples * 8, spec.samples).slice();
-      const estimate: Estimate = { means, bound: bounds[j]!, max: maxAbs(cols[c]!) };
-      if (estimate.bound === 0) {
-        // exact: resampleTable's means too
-        let seen = set.means.get(hashes[c]!);
-        if (!seen) set.means.set(hashes[c]!, (seen = []));
-        seen.push({ values: cols[c]!, means });
-      } else {
-        let seen = set.estimates.get(hashes[c]!);
-        if (!seen) set.estimates.set(hashes[c]!, (seen = []));
-        seen.push({ values: cols[c]!, estimate });
-      }
+      const estimate: Estimate = { means, bound: bounds[j]!, max: maxOf[j]! };
+      // exact means are resampleTable's too
+      if (estimate.bound === 0) set.means.add(hashes[c]!, cols[c]!, means);
+      else set.estimates.add(hashes[c]!, cols[c]!, estimate);
       out[c] = estimate;
     });
   }
@@ -619,7 +626,7 @@ function maxAbs(col: ArrayLike<number>): number {
  * parent's (recursively) are multiples of one 2^−K with every partial sum below 2^52·2^−K (as exactScale). Such a
  * column takes only a parent that is exact too.
  */
-function chainColumns(cols: readonly Float64Array[], n: number): { columns: EstimatedColumn[]; bounds: number[] } {
+function chainColumns(cols: readonly Float64Array[], n: number): { columns: EstimatedColumn[]; bounds: number[]; maxOf: number[] } {
   const columns: EstimatedColumn[] = [];
   /** Per column: the bound on |estimated sum − Σ count·v|, and the 2^K its sums are exact on (undefined: not exact). */
   const sumErr: number[] = [];
@@ -680,7 +687,7 @@ function chainColumns(cols: readonly Float64Array[], n: number): { columns: Esti
     sumErr.push(err);
     bounds.push(estimateBound(err, mv, n));
   });
-  return { columns, bounds };
+  return { columns, bounds, maxOf };
 }
 
 /**
