@@ -14,7 +14,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "
 import { BUILTIN_STRATEGIES, EXTENDED_STRATEGIES, type Embedder, type RetrievalStrategy } from "@persode/core";
 import { checkInterrupt } from "./interrupt.js";
 import type { RankingGroup } from "./ranking-loop.js";
-import { poolThreads } from "./stats/thread-pool.js";
+import { poolThreads, STALL_MS } from "./stats/thread-pool.js";
 
 /** One group as the worker ranked it: per query k and strategy si, the order at (k·strategies + si)·size. */
 export interface RankedGroup {
@@ -46,9 +46,6 @@ type RankMessage = ({ group: number } & RankedGroup) | { error: string };
 
 /** The share of the ranking work the worker takes: the calling thread also visits every order (metrics, files). */
 const WORKER_SHARE = 2 / 3;
-
-/** Milliseconds without a message after which the calling thread stops waiting for the worker. */
-const STALL_MS = 20_000;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");

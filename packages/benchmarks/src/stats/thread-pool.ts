@@ -23,8 +23,8 @@ const KERNELS = { resampleBlock, signFlipBlock, drawIndicesBlock, estimateBlock 
 /** A kernel's name. */
 export type KernelName = keyof typeof KERNELS;
 
-/** Milliseconds without any block finishing after which the main thread stops waiting for a worker. */
-const STALL_MS = 20_000;
+/** Milliseconds without any block finishing (or, for the rank worker, any group) after which the main thread stops waiting for a worker. */
+export const STALL_MS = 20_000;
 
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
