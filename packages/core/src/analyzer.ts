@@ -44,6 +44,8 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
   private readonly stop: Set<string>;
   private readonly boosters: Set<string>;
   private readonly keywords: Set<string>;
+  /** The keywords of 4+ letters by their first four letters (the candidates a longer token may start with). */
+  private readonly prefixKeywords: Map<string, string[]>;
   private readonly neutral: { intensity: number; valence: number };
 
   constructor(lexicon: Lexicon = defaultLexicon()) {
@@ -51,6 +53,14 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
     this.stop = new Set(lexicon.stopwords);
     this.boosters = new Set(lexicon.boosters);
     this.keywords = new Set(lexicon.emotions.flatMap((e) => e.keywords));
+    this.prefixKeywords = new Map();
+    for (const kw of this.keywords) {
+      if (kw.length < 4) continue;
+      const stem = kw.slice(0, 4);
+      const list = this.prefixKeywords.get(stem);
+      if (list) list.push(kw);
+      else this.prefixKeywords.set(stem, [kw]);
+    }
     const n = lexicon.emotions.find((e) => e.emotion === "neutral")!;
     this.neutral = { intensity: n.intensity, valence: n.valence };
   }
@@ -70,10 +80,10 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
     const matched = new Set<string>();
     for (const t of tokens) {
       if (this.keywords.has(t)) matched.add(t);
-      for (let len = 4; len < t.length; len++) {
-        const prefix = t.slice(0, len);
-        if (this.keywords.has(prefix)) matched.add(prefix);
-      }
+      if (t.length <= 4) continue;
+      // the keywords among t's prefixes of 4 … length − 1 letters: those sharing its first four letters that it starts with
+      const candidates = this.prefixKeywords.get(t.slice(0, 4));
+      if (candidates) for (const kw of candidates) if (kw.length < t.length && t.startsWith(kw)) matched.add(kw);
     }
     let emotion = "neutral";
     let base = this.neutral.intensity;
