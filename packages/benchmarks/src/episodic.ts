@@ -2,11 +2,11 @@ import { LexiconAnalyzer, extendedStrategies, strategies, type Embedder, type Me
 import type { EpisodicCorpus } from "@persode/datasets";
 import { Progress, pyRound } from "@persode/util";
 import { embedByRole, type RoleVectors } from "./embed.js";
-import { compareCodePoints, evaluateRankings, formatOfficialReport } from "./epirec/official.js";
+import { compareCodePoints, evaluateRankings, formatOfficialReport, officialGroupSizes, prefetchOfficialDraws } from "./epirec/official.js";
 import { mean, rankOf } from "./metrics.js";
 import { RankingsWriter, lineEnd } from "./rankings-writer.js";
 import { rankGroups, type RankingGroup } from "./ranking-loop.js";
-import type { BootstrapSpec } from "./stats/bootstrap.js";
+import { prefetchResamples, type BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
 import { extendedStrategyResults } from "./extended-results.js";
 import { libraryGate } from "./result-records.js";
@@ -77,6 +77,22 @@ export function probeTargets(corpus: EpisodicCorpus): Int32Array {
  * official reports) has every strategy's.
  */
 export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, spec: BootstrapSpec, label: string): Promise<EpisodicRun> {
+  const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ persona: p.id, episode: e, probe: q }))));
+  const n = probes.length;
+  const types = [...new Set(probes.map((p) => p.probe.type))].sort(compareCodePoints);
+  const groups: [string, number[]][] = [
+    ...types.map((t): [string, number[]] => [t, probes.flatMap((p, i) => (p.probe.type === t ? [i] : []))]),
+    ["overall", probes.map((_, i) => i)],
+  ];
+  // Every group's resamples and the official reports' draws are drawn on the worker threads while the texts are embedded
+  // and the strategies rank (they depend only on the seeds and the groups' sizes).
+  if (n > 0) {
+    prefetchResamples(
+      groups.map(([g, idx]) => ({ n: idx.length, label: `episodic/${embedder.name}/${g}` })),
+      spec,
+    );
+    prefetchOfficialDraws(officialGroupSizes(corpus));
+  }
   const analyzer = new LexiconAnalyzer();
   const items: (readonly [string, "document" | "query"])[] = [];
   for (const p of corpus.personas)
@@ -84,8 +100,6 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   const vectors = await embedByRole(embedder, items, label);
   const paper = strategies();
   const strats = extendedStrategies(); // the paper's strategies first, in the same order
-  const probes = corpus.personas.flatMap((p) => p.episodes.flatMap((e) => e.probes.map((q) => ({ persona: p.id, episode: e, probe: q }))));
-  const n = probes.length;
   const rank = strats.map(() => new Int32Array(n)); // 1-based target rank per probe
   const writers = strats.map(() => new RankingsWriter()); // every strategy's rankings and official report, the extended set's too
   const ranked: string[][][] = strats.map(() => []);
@@ -124,7 +138,6 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
   );
   progress.finish();
 
-  const types = [...new Set(probes.map((p) => p.probe.type))].sort(compareCodePoints);
   const reflective = probes.flatMap((p, i) => (p.probe.type !== FACTUAL ? [i] : []));
   const bands = [...new Set(probes.flatMap((p) => (p.episode.intensityBand ? [p.episode.intensityBand] : [])))].sort(compareCodePoints);
   const r3 = (x: number) => pyRound(x, 3);
@@ -138,10 +151,6 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
     r1: r3(mean(idx.map((i) => m.r1[i]!))),
     mrr: r3(mean(idx.map((i) => m.mrr[i]!))),
   });
-  const groups: [string, number[]][] = [
-    ...types.map((t): [string, number[]] => [t, probes.flatMap((p, i) => (p.probe.type === t ? [i] : []))]),
-    ["overall", probes.map((_, i) => i)],
-  ];
   /** Per group, that group's probes' metric arrays (each group is resampled on its own probes). */
   const groupArrays = (m: ReturnType<typeof perProbe>, idx: number[]) => ({
     r3: Float64Array.from(idx, (i) => m.r3[i]!),

@@ -7,8 +7,10 @@
  */
 import { pyRound } from "@persode/util";
 import { exactMean } from "../stats/exact-mean.js";
-import { PyRandom } from "../stats/mt19937.js";
-import { drawCounts, percentileCIOfCounts, type DrawCounts } from "../stats/python-bootstrap.js";
+import { cpythonSeedKey } from "../stats/mt19937.js";
+import type { GroupCountsJob } from "../stats/mt-counts-kernel.js";
+import { percentileCIOfCounts, type DrawCounts } from "../stats/python-bootstrap.js";
+import { sharedArray, startBlocks, type PendingBlocks } from "../stats/thread-pool.js";
 import { inPhase } from "../phases.js";
 import { indexCorpus, type EvaluatedCorpus, type IndexedProbe } from "./corpus-index.js";
 import { PyDict, PyFloat, pyJsonDumps, type PyJson } from "./python-json.js";
@@ -71,6 +73,16 @@ interface ProbeOutcome {
   reciprocalRank: number;
 }
 
+const join = (...parts: string[]): string => parts.join(LABEL_SEPARATOR);
+
+/** The report's grouped sections: each probe's group label, undefined where a probe is in no group of the section. */
+const GROUPINGS = {
+  by_probe_type: (p: IndexedProbe): string | undefined => p.type,
+  by_probe_type_and_intensity: (p: IndexedProbe): string | undefined =>
+    p.intensityBand === undefined ? undefined : join(p.type, p.intensityBand),
+  by_probe_type_and_age: (p: IndexedProbe): string | undefined => join(p.type, p.ageBucket),
+} as const;
+
 /** Metrics resampled per group, in the reference's order: recall@1, recall@3, MRR. */
 const GROUP_METRICS = 3;
 
@@ -78,24 +90,76 @@ const GROUP_METRICS = 3;
  * The most recent groups' draws by seed, size and resamples, as per-resample counts (drawCounts). A group's
  * draws depend on nothing else (a fresh generator, floor(random()·n)), so the official reports of every
  * strategy over the same groups share them instead of drawing the same numbers again. Bounded: one
- * experiment's groups are evaluated together.
+ * experiment's groups are evaluated together. `pending` is set while a worker thread is still drawing them.
  */
-const countsByGroup = new Map<string, DrawCounts[]>();
+const countsByGroup = new Map<string, { counts: DrawCounts[]; pending?: PendingBlocks }>();
 const MAX_GROUP_DRAWS = 32;
+
+const groupKey = (seed: number, n: number, samples: number): string => `${seed}|${n}|${samples}`;
+
+/**
+ * Start drawing the official bootstrap's draws for groups of these sizes on the worker threads (./stats/thread-pool.ts)
+ * and return at once, e.g. before the strategies rank; evaluateRankings then finds them drawn (the same counts as
+ * drawn on demand). `officialGroupSizes` gives a corpus's sizes; sizes already kept are skipped.
+ */
+export function prefetchOfficialDraws(sizes: readonly number[], opts: { samples?: number; seed?: number } = {}): void {
+  const samples = opts.samples ?? OFFICIAL_DEFAULTS.samples;
+  const seed = opts.seed ?? OFFICIAL_DEFAULTS.seed;
+  if (!Number.isInteger(samples) || samples < 1)
+    throw new RangeError(`official bootstrap: samples must be a positive integer, got ${samples}`);
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`official bootstrap: seed must be an integer, got ${seed}`);
+  for (const n of sizes)
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`official bootstrap: a group has ${n} probes; sizes must be positive integers`);
+  const fresh = [...new Set(sizes)].filter((n) => !countsByGroup.has(groupKey(seed, n, samples)));
+  // never more than the bound: the oldest kept draws make room, and at most MAX_GROUP_DRAWS new ones are started
+  const groups = fresh.slice(0, MAX_GROUP_DRAWS);
+  if (groups.length === 0) return;
+  while (countsByGroup.size > MAX_GROUP_DRAWS - groups.length) countsByGroup.delete(countsByGroup.keys().next().value!);
+  const key = cpythonSeedKey(seed);
+  const job: GroupCountsJob = {
+    samples,
+    tables: GROUP_METRICS,
+    n: Int32Array.from(groups),
+    keyStart: Int32Array.from({ length: groups.length + 1 }, (_, g) => g * key.length),
+    key: Uint32Array.from(groups.flatMap(() => key)),
+    // shared memory: a worker thread draws into the tables, the main thread reads them without a copy
+    out: groups.flatMap((n) =>
+      Array.from({ length: GROUP_METRICS }, () =>
+        n <= 0xffff ? sharedArray(Uint16Array, samples * n * 2) : sharedArray(Uint32Array, samples * n * 4),
+      ),
+    ),
+  };
+  const pending = startBlocks("groupCountsBlock", job, groups.length, 1);
+  groups.forEach((n, g) =>
+    countsByGroup.set(groupKey(seed, n, samples), { counts: job.out.slice(g * GROUP_METRICS, (g + 1) * GROUP_METRICS), pending }),
+  );
+}
 
 /** The draw counts of one group's fresh generator, one set per metric: recall@1's resamples first, then recall@3's, then MRR's. */
 function groupCounts(seed: number, n: number, samples: number): DrawCounts[] {
-  const key = `${seed}|${n}|${samples}`;
-  let d = countsByGroup.get(key);
-  if (d) {
-    countsByGroup.delete(key);
-  } else {
-    const rng = new PyRandom(seed);
-    d = Array.from({ length: GROUP_METRICS }, () => drawCounts(rng, n, samples));
-    if (countsByGroup.size >= MAX_GROUP_DRAWS) countsByGroup.delete(countsByGroup.keys().next().value!);
+  const key = groupKey(seed, n, samples);
+  if (!countsByGroup.has(key)) prefetchOfficialDraws([n], { seed, samples });
+  const { counts, pending } = countsByGroup.get(key)!;
+  pending?.finish();
+  // most recently used last
+  countsByGroup.delete(key);
+  countsByGroup.set(key, { counts });
+  return counts;
+}
+
+/** The sizes of the groups the official report of a ranking of every probe of `corpus` resamples (for prefetchOfficialDraws). */
+export function officialGroupSizes(corpus: EvaluatedCorpus): number[] {
+  const probes = indexCorpus(corpus).probes;
+  const sizes = [probes.length];
+  for (const label of Object.values(GROUPINGS)) {
+    const count = new Map<string, number>();
+    for (const p of probes) {
+      const key = label(p);
+      if (key !== undefined) count.set(key, (count.get(key) ?? 0) + 1);
+    }
+    sizes.push(...count.values());
   }
-  countsByGroup.set(key, d);
-  return d;
+  return sizes;
 }
 
 function groupReport(members: readonly ProbeOutcome[], samples: number, seed: number): OfficialGroup {
@@ -179,20 +243,14 @@ export function evaluateRankings(
     const rank = ranking.indexOf(probe.target) + 1;
     return { probe, recall1: rank === 1 ? 1 : 0, recall3: rank <= 3 ? 1 : 0, reciprocalRank: 1 / rank };
   });
-  const join = (...parts: string[]): string => parts.join(LABEL_SEPARATOR);
   return {
     benchmark,
     data_sha256: opts.dataSha256,
     bootstrap: { samples, seed, unit: "probe" },
     overall: groupReport(outcomes, samples, seed),
-    by_probe_type: groupsBy(outcomes, (p) => p.type, samples, seed),
-    by_probe_type_and_intensity: groupsBy(
-      outcomes,
-      (p) => (p.intensityBand === undefined ? undefined : join(p.type, p.intensityBand)),
-      samples,
-      seed,
-    ),
-    by_probe_type_and_age: groupsBy(outcomes, (p) => join(p.type, p.ageBucket), samples, seed),
+    by_probe_type: groupsBy(outcomes, GROUPINGS.by_probe_type, samples, seed),
+    by_probe_type_and_intensity: groupsBy(outcomes, GROUPINGS.by_probe_type_and_intensity, samples, seed),
+    by_probe_type_and_age: groupsBy(outcomes, GROUPINGS.by_probe_type_and_age, samples, seed),
   };
 }
 

@@ -40,6 +40,8 @@ export type DrawCounts = Uint16Array | Uint32Array;
  * Draw `samples` resamples of n items from `rng` (n draws each, in the reference's order, as
  * `rng.fillDraws` takes them) and return how often each resample drew each item: a resample's sum
  * is Σ_j count_j · value_j, the same exact sum as adding its draws one by one, whatever the values.
+ * @internal exported for tests: test/python-bootstrap.test.ts and test/mt-counts-kernel.test.ts (the official reports draw
+ * whole groups with ./mt-counts-kernel.ts)
  */
 export function drawCounts(rng: PyRandom, n: number, samples: number): DrawCounts {
   const counts = n <= 0xffff ? new Uint16Array(samples * n) : new Uint32Array(samples * n);

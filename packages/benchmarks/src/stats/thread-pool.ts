@@ -16,9 +16,10 @@ import { resampleBlock } from "./resample-kernel.js";
 import { signFlipBlock } from "./sign-flip-kernel.js";
 import { drawIndicesBlock } from "./draw-kernel.js";
 import { estimateBlock } from "./estimate-kernel.js";
+import { groupCountsBlock } from "./mt-counts-kernel.js";
 
 /** The kernels the workers know, by name: `(job, b0, b1) => void` over blocks [b0, b1) of a job. */
-const KERNELS = { resampleBlock, signFlipBlock, drawIndicesBlock, estimateBlock } as const;
+const KERNELS = { resampleBlock, signFlipBlock, drawIndicesBlock, estimateBlock, groupCountsBlock } as const;
 
 /** A kernel's name. */
 export type KernelName = keyof typeof KERNELS;
