@@ -235,14 +235,22 @@ export class AuditScorer {
   }
 
   /**
-   * The largest resample streams summary() will read, with their sizes (for prefetchResamples): the original gold's,
-   * the audited gold's and the paired set's; the per-category streams are drawn on demand.
+   * Every resample stream summary() will read, with its size (for prefetchResamples): the original gold's, the audited
+   * gold's and the paired set's, each whole and per category.
    */
   resampleRequests(label: string, originalLabel = `${label}/original`): { n: number; label: string }[] {
+    const pairs = this.pairs();
+    const count = (qs: readonly LocomoQuestion[], c: number) => qs.filter((q) => q.category === c).length;
+    const cats = Object.entries(LOCOMO_CATEGORIES).map(([c, name]) => ({ c: Number(c), name }));
     return [
       { n: this.gold.original.length, label: originalLabel },
       { n: this.gold.audited.length, label: `${label}/audited` },
-      { n: this.pairs().length, label: `${label}/paired` },
+      { n: pairs.length, label: `${label}/paired` },
+      ...GOLDS.flatMap((g) => cats.map(({ c, name }) => ({ n: count(this.sets[g].questions, c), label: `${label}/${g}/${name}` }))),
+      ...cats.map(({ c, name }) => ({
+        n: pairs.filter(([o]) => this.gold.original[o]!.category === c).length,
+        label: `${label}/paired/${name}`,
+      })),
     ].filter((r) => r.n > 0);
   }
 
