@@ -8,7 +8,7 @@ import { RankingsWriter, lineEnd } from "./rankings-writer.js";
 import { rankGroups, type RankingGroup } from "./ranking-loop.js";
 import { prefetchResamples, type BootstrapSpec } from "./stats/bootstrap.js";
 import { strategyUncertainty } from "./uncertainty.js";
-import { extendedStrategyResults } from "./extended-results.js";
+import { startExtendedStrategyResults } from "./extended-results.js";
 import { libraryGate } from "./result-records.js";
 
 /** The probe type that asks for facts; every other type counts as reflective. */
@@ -158,6 +158,17 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
     mrr: Float64Array.from(idx, (i) => m.mrr[i]!),
   });
   const perStrategy = strats.map((_, si) => perProbe(si));
+  // the extended set's sign-flip tests start now on the thread pool's workers, while this thread computes the groups'
+  // CIs and the official reports; its results are built after those
+  const startedExtended = startExtendedStrategyResults(
+    strats.map((s, si) => {
+      const m = perStrategy[si]!;
+      return { strategy: s, values: { "recall@3": m.r3, "recall@1": m.r1, mrr: m.mrr } };
+    }),
+    spec,
+    `episodic/${embedder.name}/overall`,
+    3,
+  );
   const ci95 = strats.map(() => ({}) as Record<string, [number, number]>);
   const paired = strats.map(() => ({}) as Record<string, { diff: number; ci95: [number, number] }>);
   for (const [g, idx] of groups) {
@@ -198,15 +209,7 @@ export async function runEpisodic(corpus: EpisodicCorpus, embedder: Embedder, sp
     outputs.push({ strategy: s, jsonl, official });
   });
 
-  const extended = extendedStrategyResults(
-    strats.map((s, si) => {
-      const m = perStrategy[si]!;
-      return { strategy: s, values: { "recall@3": m.r3, "recall@1": m.r1, mrr: m.mrr } };
-    }),
-    spec,
-    `episodic/${embedder.name}/overall`,
-    3,
-  );
+  const extended = startedExtended();
   strats.forEach((s, si) => {
     const byType: Record<string, number> = {};
     for (const [g, idx] of groups) if (g !== "overall") byType[g] = r3(mean(idx.map((i) => perStrategy[si]!.r3[i]!)));

@@ -11,7 +11,7 @@ import { writeResultFile, type DatasetProvenance, type ExtendedFile, type Signif
 import { mean } from "./metrics.js";
 import { libraryGate, meta, runsAfter } from "./result-records.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
-import { compareWithBaseline, pValueForJson } from "./stats/paired-comparison.js";
+import { pValueForJson, startComparisonWithBaseline } from "./stats/paired-comparison.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "./stats/randomization.js";
 import { strategyUncertainty } from "./uncertainty.js";
 
@@ -48,69 +48,99 @@ export function extendedStrategyResults(
   label: string,
   digits: number,
 ): Record<string, unknown> {
+  return startExtendedStrategyResults(systems, spec, label, digits)();
+}
+
+/**
+ * extendedStrategyResults, started: the sign-flip tests are handed to the thread pool's workers now, and the returned
+ * function (memoised) computes the CIs and builds the results, waiting for the tests; so a caller can do other work
+ * while the workers test.
+ */
+export function startExtendedStrategyResults(
+  systems: readonly ExtendedSystem[],
+  spec: BootstrapSpec,
+  label: string,
+  digits: number,
+): () => Record<string, unknown> {
+  let built: Record<string, unknown> | undefined;
+  const build = buildExtended(systems, spec, label, digits);
+  return () => (built ??= build());
+}
+
+function buildExtended(
+  systems: readonly ExtendedSystem[],
+  spec: BootstrapSpec,
+  label: string,
+  digits: number,
+): () => Record<string, unknown> {
   const scores = systems.map((s) => ({ key: s.strategy.key, values: s.values }));
-  const uncertainty = strategyUncertainty(scores, spec, label, digits, EXTENDED_BASELINE);
-  const tests = compareWithBaseline(scores, EXTENDED_BASELINE, {
+  // the sign-flip tests run on the thread pool's workers while this thread computes the bootstrap CIs
+  const testsDone = startComparisonWithBaseline(scores, EXTENDED_BASELINE, {
     seed: spec.seed,
     label: `${label}/randomization`,
     samples: DEFAULT_PERMUTATIONS,
     alpha: EXTENDED_ALPHA,
   });
-  const r = (x: number) => pyRound(x, digits);
-  const p = (x: number) => pyRound(x, P_DIGITS);
   const gated = systems.find((s) => s.strategy.key === GATE_ON_HYBRID.gated);
   const hybrid = systems.find((s) => s.strategy.key === GATE_ON_HYBRID.hybrid);
-  const gateTests =
+  const gateDone =
     gated && hybrid
-      ? compareWithBaseline(
+      ? startComparisonWithBaseline(
           [hybrid, gated].map((s) => ({ key: s.strategy.key, values: s.values })),
           GATE_ON_HYBRID.hybrid,
           { seed: spec.seed, label: `${label}/randomization/gate`, samples: DEFAULT_PERMUTATIONS, alpha: EXTENDED_ALPHA },
-        ).get(GATE_ON_HYBRID.gated)
+        )
       : undefined;
-  const out: Record<string, unknown> = {};
-  for (const s of systems) {
-    const key = s.strategy.key;
-    const entry: Record<string, unknown> = { description: s.strategy.description };
-    for (const [m, v] of Object.entries(s.values)) entry[m] = r(mean(v));
-    const u = uncertainty.get(key)!;
-    entry.ci95 = u.ci95;
-    const t = tests.get(key);
-    if (t) {
-      const vs: Record<string, unknown> = {};
-      for (const [m, x] of Object.entries(t)) {
-        vs[m] = {
-          diff: u.paired?.[m]?.diff ?? r(x.diff),
-          ci95: u.paired?.[m]?.ci95,
-          wins: x.wins,
-          ties: x.ties,
-          losses: x.losses,
-          p_randomization: p(x.pRandomization),
-          p_holm: p(x.pHolm),
-          p_t: pValueForJson(x.pT, P_DIGITS),
-          significant: x.significant,
-        };
+  return () => {
+    const uncertainty = strategyUncertainty(scores, spec, label, digits, EXTENDED_BASELINE);
+    const tests = testsDone();
+    const gateTests = gateDone?.().get(GATE_ON_HYBRID.gated);
+    const r = (x: number) => pyRound(x, digits);
+    const p = (x: number) => pyRound(x, P_DIGITS);
+    const out: Record<string, unknown> = {};
+    for (const s of systems) {
+      const key = s.strategy.key;
+      const entry: Record<string, unknown> = { description: s.strategy.description };
+      for (const [m, v] of Object.entries(s.values)) entry[m] = r(mean(v));
+      const u = uncertainty.get(key)!;
+      entry.ci95 = u.ci95;
+      const t = tests.get(key);
+      if (t) {
+        const vs: Record<string, unknown> = {};
+        for (const [m, x] of Object.entries(t)) {
+          vs[m] = {
+            diff: u.paired?.[m]?.diff ?? r(x.diff),
+            ci95: u.paired?.[m]?.ci95,
+            wins: x.wins,
+            ties: x.ties,
+            losses: x.losses,
+            p_randomization: p(x.pRandomization),
+            p_holm: p(x.pHolm),
+            p_t: pValueForJson(x.pT, P_DIGITS),
+            significant: x.significant,
+          };
+        }
+        entry.vs_similarity = vs;
       }
-      entry.vs_similarity = vs;
-    }
-    if (gateTests && key === GATE_ON_HYBRID.gated) {
-      const vh: Record<string, unknown> = {};
-      for (const [m, x] of Object.entries(gateTests)) {
-        vh[m] = {
-          diff: r(x.diff),
-          wins: x.wins,
-          ties: x.ties,
-          losses: x.losses,
-          p_randomization: p(x.pRandomization),
-          p_t: pValueForJson(x.pT, P_DIGITS),
-          significant: x.significant,
-        };
+      if (gateTests && key === GATE_ON_HYBRID.gated) {
+        const vh: Record<string, unknown> = {};
+        for (const [m, x] of Object.entries(gateTests)) {
+          vh[m] = {
+            diff: r(x.diff),
+            wins: x.wins,
+            ties: x.ties,
+            losses: x.losses,
+            p_randomization: p(x.pRandomization),
+            p_t: pValueForJson(x.pT, P_DIGITS),
+            significant: x.significant,
+          };
+        }
+        entry.vs_hybrid = vh;
       }
-      entry.vs_hybrid = vh;
+      out[key] = entry;
     }
-    out[key] = entry;
-  }
-  return out;
+    return out;
+  };
 }
 
 /** The `significance` block of an extended results file: how every p-value in it was computed. */

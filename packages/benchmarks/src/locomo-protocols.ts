@@ -115,22 +115,34 @@ export function familyScores(
   spec: BootstrapSpec,
   label: string,
 ): Map<string, FamilyScores> {
+  return startFamilyScores(systems, measures, spec, label)();
+}
+
+/** familyScores, started: its bootstrap job runs on the thread pool while the caller starts others; the function returns the scores. */
+function startFamilyScores(
+  systems: ReadonlyMap<string, FamilyColumns>,
+  measures: readonly Measure[],
+  spec: BootstrapSpec,
+  label: string,
+): () => Map<string, FamilyScores> {
   const sep = "\u0000";
   const table: Record<string, Float64Array> = {};
   for (const [s, cols] of systems) measures.forEach((m, mi) => (table[`${s}${sep}${m.name}`] = cols[mi]!));
   const intervals = resampleIntervals(table, spec, label, 4);
-  const r4 = (x: number) => pyRound(x, 4);
-  const out = new Map<string, FamilyScores>();
-  for (const [s, cols] of systems) {
-    const values: Record<string, number> = {};
-    const ci95: Record<string, [number, number]> = {};
-    measures.forEach((m, mi) => {
-      values[m.name] = r4(mean(cols[mi]!));
-      ci95[m.name] = intervals.ci(`${s}${sep}${m.name}`);
-    });
-    out.set(s, { query_count: cols[0]?.length ?? 0, values, ci95 });
-  }
-  return out;
+  return () => {
+    const r4 = (x: number) => pyRound(x, 4);
+    const out = new Map<string, FamilyScores>();
+    for (const [s, cols] of systems) {
+      const values: Record<string, number> = {};
+      const ci95: Record<string, [number, number]> = {};
+      measures.forEach((m, mi) => {
+        values[m.name] = r4(mean(cols[mi]!));
+        ci95[m.name] = intervals.ci(`${s}${sep}${m.name}`);
+      });
+      out.set(s, { query_count: cols[0]?.length ?? 0, values, ci95 });
+    }
+    return out;
+  };
 }
 
 /**
@@ -227,13 +239,25 @@ export class LadderScorer {
 
   /** The ladder of one embedder's run: per strategy, per family, every measure with its CI. */
   summary(spec: BootstrapSpec, label: string): Record<string, unknown> {
+    return this.startSummary(spec, label)();
+  }
+
+  /**
+   * summary(), started: every family's bootstrap job is handed to the thread pool now (call it once every ranking has
+   * been observed), and the returned function builds the ladder, waiting for the jobs as it reads them.
+   */
+  startSummary(spec: BootstrapSpec, label: string): () => Record<string, unknown> {
     const all = this.complete();
-    const perFamily = new Map([...all].map(([f, systems]) => [f, familyScores(systems, LADDER_MEASURES, spec, `${label}/${f}`)]));
-    return {
-      questions: Object.fromEntries([...this.families].map(([f, qs]) => [f, qs.length])),
-      strategies: Object.fromEntries(
-        this.strategies.map((s) => [s, Object.fromEntries([...perFamily].map(([f, scores]) => [f, scores.get(s)!]))]),
-      ),
+    // every family's bootstrap started before any is read: the pool's workers compute one while this thread prepares the next
+    const started = [...all].map(([f, systems]) => [f, startFamilyScores(systems, LADDER_MEASURES, spec, `${label}/${f}`)] as const);
+    return () => {
+      const perFamily = new Map(started.map(([f, scores]) => [f, scores()]));
+      return {
+        questions: Object.fromEntries([...this.families].map(([f, qs]) => [f, qs.length])),
+        strategies: Object.fromEntries(
+          this.strategies.map((s) => [s, Object.fromEntries([...perFamily].map(([f, scores]) => [f, scores.get(s)!]))]),
+        ),
+      };
     };
   }
 }
@@ -246,6 +270,10 @@ export function combineHooks(a: Exp5Hooks, b: Exp5Hooks): Exp5Hooks {
     onRanking(q, s, order, diaIds) {
       a.onRanking?.(q, s, order, diaIds);
       b.onRanking?.(q, s, order, diaIds);
+    },
+    afterRanking() {
+      a.afterRanking?.();
+      b.afterRanking?.();
     },
   };
 }

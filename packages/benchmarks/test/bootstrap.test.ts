@@ -315,6 +315,35 @@ describe("resampleIntervals: rounded CIs from estimated resample means", () => {
     }
   });
 
+  it("calls started before any is read give each the intervals it gives alone, a column still being computed shared", () => {
+    // large enough for the thread pool: the three estimate jobs are outstanding together, read in reverse order
+    const a = mixedTable(1500, "started-a");
+    const b = mixedTable(1500, "started-b");
+    const shared = { ...b, mrr: a.mrr!, "hit@5": a["hit@5"]!, ndcg: a.ndcg! }; // three of a's columns under a's label
+    const calls = [
+      [a, "started"],
+      [shared, "started"],
+      [b, "started-b"],
+    ] as const;
+    const read = (iv: ReturnType<typeof resampleIntervals>, t: Record<string, Float64Array>) =>
+      Object.keys(t).map((name) => [iv.ci(name), iv.paired(name, "mrr"), iv.paired(name, "noise")]);
+    forgetResampleSets();
+    const started = calls.map(([t, label]) => resampleIntervals(t, spec, label, 4));
+    const together = calls
+      .map((_, k) => k)
+      .reverse()
+      .map((k) => read(started[k]!, calls[k]![0]));
+    together.reverse();
+    calls.forEach(([t, label], k) => {
+      forgetResampleSets();
+      expect(together[k], `call ${k}`).toEqual(read(resampleIntervals(t, spec, label, 4), t));
+      const exact = leftToRight(t, label);
+      expect(together[k]![0]![0], `call ${k}, first column, exact`).toEqual(
+        percentileInterval(exact[Object.keys(t)[0]!]!).map((x) => pyRound(x, 4)),
+      );
+    });
+  });
+
   it("names a metric it was not given", () => {
     const iv = resampleIntervals({ a: [0.1, 0.2, 0.3] }, spec, "names", 4);
     expect(() => iv.ci("b")).toThrow(/bootstrap "names": no metric "b" \(have a\)/);

@@ -96,11 +96,16 @@ describe("bootstrap thread pool", () => {
     const one = await randomizationWith("1");
     const flips1 = one.drawSignFlips(n, { samples: 10_000, seed: 7 }, "pool");
     const alone = pairs.map(([a, b]) => one.randomizationTest(a, b, flips1));
-    const single = one.randomizationTests(pairs, flips1);
+    const single = one.startRandomizationTests(pairs, flips1)();
     const four = await randomizationWith("4");
     const flips4 = four.drawSignFlips(n, { samples: 10_000, seed: 7 }, "pool");
-    four.randomizationTests(pairs, flips4); // the workers are running for the next call
-    const parallel = four.randomizationTests(pairs, flips4);
+    four.startRandomizationTests(pairs, flips4)(); // the workers are running for the next calls
+    // two sets of tests outstanding on the workers together, waited for in the other order
+    const first = four.startRandomizationTests(pairs, flips4);
+    const second = four.startRandomizationTests([...pairs].reverse(), flips4);
+    expect(second()).toEqual([...alone].reverse());
+    const parallel = first();
+    expect(first()).toBe(parallel); // waited for once
     expect(single).toEqual(alone);
     expect(parallel).toEqual(alone);
     // the comparisons differ, so the counts read the data: not all equal, not all extreme

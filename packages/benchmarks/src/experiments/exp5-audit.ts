@@ -271,6 +271,14 @@ export class AuditScorer {
    * percentile interval of the resampled mean of (audited − original) per question.
    */
   summary(spec: BootstrapSpec, label: string, guard: TopKGuard, originalLabel = `${label}/original`): Record<string, unknown> {
+    return this.startSummary(spec, label, guard, originalLabel)();
+  }
+
+  /**
+   * summary(), started: every question set's bootstrap job is handed to the thread pool now (call it once every ranking
+   * has been observed), and the returned function builds the results object, waiting for the jobs as it reads them.
+   */
+  startSummary(spec: BootstrapSpec, label: string, guard: TopKGuard, originalLabel = `${label}/original`): () => Record<string, unknown> {
     const r4 = (x: number) => pyRound(x, 4);
     const cols = { original: this.sets.original.complete("original"), audited: this.sets.audited.complete("audited") };
     const strategies = this.strategies;
@@ -286,32 +294,17 @@ export class AuditScorer {
       return (s: string, m: Metric): [number, number] => ci.ci(`${s}${sep}${m}`);
     };
 
-    const perGold: Record<Gold, Map<string, Record<string, unknown>>> = { original: new Map(), audited: new Map() };
-    for (const g of GOLDS) {
+    // Every question set's bootstrap is started before any interval is read: the thread pool's workers compute one set's
+    // while this thread prepares the next (resampleIntervals waits at the first read).
+    const perGoldCi = GOLDS.map((g) => {
       const qs = this.sets[g].questions;
       const ci = intervals(qs.length, (s, m) => cols[g].get(s)![m], METRICS, g === "original" ? originalLabel : `${label}/${g}`);
       const catIdx = cats.map(({ c }) => qs.flatMap((q, i) => (q.category === c ? [i] : [])));
       const catCi = cats.map(({ name }, k) =>
         intervals(catIdx[k]!.length, (s, m) => pick(cols[g].get(s)![m], catIdx[k]!), CATEGORY_METRICS, `${label}/${g}/${name}`),
       );
-      for (const s of strategies) {
-        const c = cols[g].get(s)!;
-        const entry: Record<string, unknown> = Object.fromEntries(METRICS.map((m) => [m, r4(mean(c[m]))]));
-        if (ci) entry.ci95 = Object.fromEntries(METRICS.map((m) => [m, ci(s, m)]));
-        entry.by_category = Object.fromEntries(
-          cats.map(({ name }, k) => {
-            const row: Record<string, unknown> = { n: catIdx[k]!.length };
-            for (const m of CATEGORY_METRICS) row[m] = r4(mean(pick(c[m], catIdx[k]!)));
-            const cc = catCi[k];
-            if (cc) row.ci95 = Object.fromEntries(CATEGORY_METRICS.map((m) => [m, cc(s, m)]));
-            return [name, row];
-          }),
-        );
-        entry.query_count = qs.length;
-        perGold[g].set(s, entry);
-      }
-    }
-
+      return { qs, ci, catIdx, catCi };
+    });
     // The paired comparison (see pairs()).
     const pairs = this.pairs();
     const side = (s: string, g: Gold, m: Metric, ks: readonly number[]) =>
@@ -327,40 +320,63 @@ export class AuditScorer {
     const pairedCatCi = cats.map(({ name }, k) =>
       intervals(pairedCats[k]!.length, (s, m) => delta(s, m, pairedCats[k]!), PAIRED_CI_METRICS, `${label}/paired/${name}`),
     );
-    const diffBlock = (s: string, ks: readonly number[], metrics: readonly Metric[], cci: ReturnType<typeof intervals>) =>
-      Object.fromEntries(
-        metrics.map((m) => {
-          const o = mean(side(s, "original", m, ks));
-          const a = mean(side(s, "audited", m, ks));
-          const block: Record<string, unknown> = { original: r4(o), audited: r4(a), diff: r4(a - o) };
-          if (cci && PAIRED_CI_METRICS.includes(m)) block.ci95 = cci(s, m);
-          return [m, block];
-        }),
-      );
+    return () => {
+      const perGold: Record<Gold, Map<string, Record<string, unknown>>> = { original: new Map(), audited: new Map() };
+      GOLDS.forEach((g, gi) => {
+        const { qs, ci, catIdx, catCi } = perGoldCi[gi]!;
+        for (const s of strategies) {
+          const c = cols[g].get(s)!;
+          const entry: Record<string, unknown> = Object.fromEntries(METRICS.map((m) => [m, r4(mean(c[m]))]));
+          if (ci) entry.ci95 = Object.fromEntries(METRICS.map((m) => [m, ci(s, m)]));
+          entry.by_category = Object.fromEntries(
+            cats.map(({ name }, k) => {
+              const row: Record<string, unknown> = { n: catIdx[k]!.length };
+              for (const m of CATEGORY_METRICS) row[m] = r4(mean(pick(c[m], catIdx[k]!)));
+              const cc = catCi[k];
+              if (cc) row.ci95 = Object.fromEntries(CATEGORY_METRICS.map((m) => [m, cc(s, m)]));
+              return [name, row];
+            }),
+          );
+          entry.query_count = qs.length;
+          perGold[g].set(s, entry);
+        }
+      });
 
-    const out: Record<string, unknown> = {};
-    for (const s of strategies) {
-      out[s] = {
-        original: perGold.original.get(s),
-        audited: perGold.audited.get(s),
-        audited_minus_original: {
-          query_count: pairs.length,
-          ...diffBlock(s, all, METRICS, pairedCi),
-          by_category: Object.fromEntries(
-            cats.map(({ name }, k) => [
-              name,
-              { n: pairedCats[k]!.length, ...diffBlock(s, pairedCats[k]!, CATEGORY_METRICS, pairedCatCi[k]) },
-            ]),
-          ),
-        },
+      const diffBlock = (s: string, ks: readonly number[], metrics: readonly Metric[], cci: ReturnType<typeof intervals>) =>
+        Object.fromEntries(
+          metrics.map((m) => {
+            const o = mean(side(s, "original", m, ks));
+            const a = mean(side(s, "audited", m, ks));
+            const block: Record<string, unknown> = { original: r4(o), audited: r4(a), diff: r4(a - o) };
+            if (cci && PAIRED_CI_METRICS.includes(m)) block.ci95 = cci(s, m);
+            return [m, block];
+          }),
+        );
+
+      const out: Record<string, unknown> = {};
+      for (const s of strategies) {
+        out[s] = {
+          original: perGold.original.get(s),
+          audited: perGold.audited.get(s),
+          audited_minus_original: {
+            query_count: pairs.length,
+            ...diffBlock(s, all, METRICS, pairedCi),
+            by_category: Object.fromEntries(
+              cats.map(({ name }, k) => [
+                name,
+                { n: pairedCats[k]!.length, ...diffBlock(s, pairedCats[k]!, CATEGORY_METRICS, pairedCatCi[k]) },
+              ]),
+            ),
+          },
+        };
+      }
+      return {
+        questions: { original: this.gold.original.length, audited: this.gold.audited.length, paired: pairs.length },
+        excluded: this.gold.excluded,
+        evidence_changes: this.gold.changes,
+        top_k_guard: guard,
+        strategies: out,
       };
-    }
-    return {
-      questions: { original: this.gold.original.length, audited: this.gold.audited.length, paired: pairs.length },
-      excluded: this.gold.excluded,
-      evidence_changes: this.gold.changes,
-      top_k_guard: guard,
-      strategies: out,
     };
   }
 }

@@ -11,7 +11,7 @@ import { LOCOMO_CATEGORY_NAMES, type LocomoConversation, type LocomoDataset } fr
 import { DAY_MS, Progress, pyRound } from "@persode/util";
 import type { BootstrapSpec } from "../stats/bootstrap.js";
 import { strategyUncertainty } from "../uncertainty.js";
-import { extendedStrategyResults } from "../extended-results.js";
+import { startExtendedStrategyResults } from "../extended-results.js";
 import { libraryGate } from "../result-records.js";
 import { embedByRole, inRole } from "../embed.js";
 import { mean, pstdev, rankingMetrics } from "../metrics.js";
@@ -138,6 +138,8 @@ export interface Exp5Hooks {
   extraQuestions?: readonly LocomoQuestion[];
   /** Called with every ranking: the question, the strategy, the order (memory indices) and the conversation's turn ids by memory index. */
   onRanking?(q: LocomoQuestion, strategy: RetrievalStrategy, order: Int32Array, diaIds: readonly string[]): void;
+  /** Called once every ranking has been observed, before Exp. 5's own statistics (e.g. to start their bootstrap jobs). */
+  afterRanking?(): void;
 }
 
 /** How runExp5 writes its rankings files (nothing here changes a metric: those are computed on the full rankings). */
@@ -156,8 +158,8 @@ export interface Exp5Run {
    * fewest and most turns a line lists.
    */
   rankings: { strategy: RetrievalStrategy; jsonl: Uint8Array; lines: number; idsPerLine: { min: number; max: number } }[];
-  /** `runs.<embedder>` of the extended results file: every strategy of the extended set. */
-  extended: Record<string, unknown>;
+  /** `runs.<embedder>` of the extended results file: every strategy of the extended set (computed when first read). */
+  readonly extended: Record<string, unknown>;
   questions: number;
   rankedMemories: number;
 }
@@ -266,6 +268,7 @@ export async function runExp5(
     { worker: true },
   );
   progress.finish();
+  hooks.afterRanking?.();
   const fires = new Uint8Array(n);
   mainOf.forEach((qi, ai) => qi >= 0 && (fires[qi] = fired[ai]!));
 
@@ -308,6 +311,17 @@ export async function runExp5(
     out[s.key] = entry;
   });
 
+  // The extended set's statistics are started now (their sign-flip tests go to the thread pool's workers) and computed
+  // when `extended` is first read: exp5.ts reads it last, so the workers test while this thread builds the other files.
+  const extended = startExtendedStrategyResults(
+    strats.map((s, si) => {
+      const { "hit@10": _h10, ...m } = metricArrays(scores[si]!);
+      return { strategy: s, values: m };
+    }),
+    spec,
+    `exp5/${embedder.name}`,
+    4,
+  );
   return {
     run: {
       excluded,
@@ -316,16 +330,8 @@ export async function runExp5(
     },
     rankingsDepth,
     rankings: strats.map((s, si) => ({ strategy: s, jsonl: writers[si]!.bytes(), ...writers[si]!.counts() })),
-    extended: {
-      strategies: extendedStrategyResults(
-        strats.map((s, si) => {
-          const { "hit@10": _h10, ...m } = metricArrays(scores[si]!);
-          return { strategy: s, values: m };
-        }),
-        spec,
-        `exp5/${embedder.name}`,
-        4,
-      ),
+    get extended() {
+      return { strategies: extended() };
     },
     questions: n,
     rankedMemories,

@@ -66,6 +66,8 @@ interface ResampleSet {
   means: ByContent<Float64Array>;
   /** Per content hash: the columns resampleIntervals estimated under this label (values copied), with their bounds. */
   estimates: ByContent<Estimate>;
+  /** Per content hash: the columns a started estimate job is computing (estimatesOf); each call waits for the job. */
+  started: ByContent<() => Estimate>;
   /** Set while the indices are still being drawn by a worker thread (prefetchResamples). */
   pending?: PendingBlocks;
 }
@@ -132,7 +134,13 @@ export function prefetchResamples(requests: readonly { n: number; label: string 
   const job = drawJob(fresh, spec);
   const pending = startBlocks("drawIndicesBlock", job, fresh.length, 1);
   fresh.forEach((r, s) =>
-    keepSet(setKey(r.n, spec, r.label), { indices: job.out[s]!, means: new ByContent(), estimates: new ByContent(), pending }),
+    keepSet(setKey(r.n, spec, r.label), {
+      indices: job.out[s]!,
+      means: new ByContent(),
+      estimates: new ByContent(),
+      started: new ByContent(),
+      pending,
+    }),
   );
 }
 
@@ -150,7 +158,7 @@ function resampleSet(n: number, spec: BootstrapSpec, label: string): ResampleSet
   }
   const job = drawJob([{ n, label }], spec);
   runBlocks("drawIndicesBlock", job, 1, 1, false);
-  const set: ResampleSet = { indices: job.out[0]!, means: new ByContent(), estimates: new ByContent() };
+  const set: ResampleSet = { indices: job.out[0]!, means: new ByContent(), estimates: new ByContent(), started: new ByContent() };
   keepSet(key, set);
   return set;
 }
@@ -466,7 +474,10 @@ export function resampleIntervals(
 ): ResampledIntervals {
   checkSpec(spec, label);
   const { names, cols, n } = toColumns(metrics, label);
-  const est = inPhase("bootstrap", () => estimatesOf(cols, n, spec, label));
+  // the estimates' job starts now and is waited for at the first interval read, so a caller can start several calls first
+  const started = inPhase("bootstrap", () => estimatesOf(cols, n, spec, label));
+  let known: Estimate[] | undefined;
+  const estimates = (): Estimate[] => (known ??= inPhase("bootstrap", started));
   const byName = new Map(names.map((name, c) => [name, c]));
   const column = (name: string): number => {
     const c = byName.get(name);
@@ -493,12 +504,13 @@ export function resampleIntervals(
   return {
     ci(name) {
       const c = column(name);
-      const e = est[c]!;
+      const e = estimates()[c]!;
       return interval(Float64Array.from(e.means), e.bound, () => percentileInterval(exact(c)));
     },
     paired(name, baseline) {
       const a = column(name);
       const b = column(baseline);
+      const est = estimates();
       const ea = est[a]!;
       const eb = est[b]!;
       const d = new Float64Array(ea.means.length);
@@ -530,25 +542,33 @@ const FULL_COMPARES = 3;
 export function resampleEstimates(metrics: Record<string, ArrayLike<number>>, spec: BootstrapSpec, label: string): Estimate[] {
   checkSpec(spec, label);
   const { cols, n } = toColumns(metrics, label);
-  return estimatesOf(cols, n, spec, label);
+  return estimatesOf(cols, n, spec, label)();
 }
 
 /**
  * Every column's resample means, each with its bound (0: exactly the left-to-right means): known means are reused,
- * the rest estimated from sparse differences (resampleIntervals). Cached per label like resampleMeans.
+ * the rest estimated from sparse differences (resampleIntervals). Cached per label like resampleMeans. The estimate
+ * job is started on the thread pool's workers (./thread-pool.ts startBlocks) and the returned function waits for it
+ * (helping with the blocks no worker has started), so the caller can prepare other work meanwhile; a column another
+ * started call is computing is taken from that call.
  */
-function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label: string): Estimate[] {
+function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label: string): () => Estimate[] {
   const set = resampleSet(n, spec, label);
   const hashes = cols.map(contentHash);
-  const out: (Estimate | undefined)[] = new Array(cols.length);
+  const out: (() => Estimate)[] = new Array(cols.length);
   const todo: number[] = [];
   const firstOf = new Map<number, number>();
   cols.forEach((col, c) => {
     const h = hashes[c]!;
     const exact = set.means.get(h, col);
-    if (exact) return void (out[c] = { means: exact, bound: 0, max: maxAbs(col) });
+    if (exact) {
+      const e: Estimate = { means: exact, bound: 0, max: maxAbs(col) };
+      return void (out[c] = () => e);
+    }
     const known = set.estimates.get(h, col);
-    if (known) return void (out[c] = known);
+    if (known) return void (out[c] = () => known);
+    const started = set.started.get(h, col);
+    if (started) return void (out[c] = started);
     const twin = todo.find((t) => hashes[t] === h && sameValues(cols[t]!, col));
     if (twin !== undefined) firstOf.set(c, twin);
     else todo.push(c);
@@ -559,24 +579,43 @@ function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label
       n,
     );
     const blockSize = Math.max(1, Math.floor(BLOCK_INDICES / n));
-    const job = estimateJob(columns, n, set.indices, spec.samples, blockSize);
     const terms = columns.reduce((t, e) => t + e.at.length, 0);
-    const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
-    runBlocks("estimateBlock", job, spec.samples, blockSize, spec.samples * (n + terms) >= ESTIMATE_PARALLEL_WORK, (b) =>
-      progress.update(b),
-    );
-    progress.finish();
+    const job = estimateJob(columns, n, set.indices, spec.samples, blockSize);
+    const parallel = spec.samples * (n + terms) >= ESTIMATE_PARALLEL_WORK;
+    // the job (its shared memory) is dropped once joined: the results stay, in the caches
+    let running: { job: EstimateJob; pending?: PendingBlocks } | undefined = {
+      job,
+      ...(parallel ? { pending: startBlocks("estimateBlock", job, spec.samples, blockSize) } : {}),
+    };
+    let results: Estimate[] | undefined;
+    const finish = (): Estimate[] => {
+      if (results) return results;
+      const { job, pending } = running!;
+      running = undefined;
+      // Silent unless the estimates take seconds (a large --samples): then a line with the time left.
+      const progress = new Progress(`bootstrap ${label}`, { total: spec.samples });
+      if (pending) pending.finish((b) => progress.update(b));
+      else runBlocks("estimateBlock", job, spec.samples, blockSize, false, (b) => progress.update(b));
+      progress.finish();
+      results = todo.map((c, j) => {
+        const means = new Float64Array(job.memory.buffer, job.out + j * spec.samples * 8, spec.samples).slice();
+        const estimate: Estimate = { means, bound: bounds[j]!, max: maxOf[j]! };
+        // exact means are resampleTable's too
+        if (estimate.bound === 0) set.means.add(hashes[c]!, cols[c]!, means);
+        else set.estimates.add(hashes[c]!, cols[c]!, estimate);
+        return estimate;
+      });
+      return results;
+    };
     todo.forEach((c, j) => {
-      const means = new Float64Array(job.memory.buffer, job.out + j * spec.samples * 8, spec.samples).slice();
-      const estimate: Estimate = { means, bound: bounds[j]!, max: maxOf[j]! };
-      // exact means are resampleTable's too
-      if (estimate.bound === 0) set.means.add(hashes[c]!, cols[c]!, means);
-      else set.estimates.add(hashes[c]!, cols[c]!, estimate);
-      out[c] = estimate;
+      const get = (): Estimate => finish()[j]!;
+      out[c] = get;
+      set.started.add(hashes[c]!, cols[c]!, get);
     });
   }
-  for (const [c, t] of firstOf) out[c] = out[t];
-  return out as Estimate[];
+  for (const [c, t] of firstOf) out[c] = out[t]!;
+  let all: Estimate[] | undefined;
+  return () => (all ??= out.map((get) => get()));
 }
 
 /**

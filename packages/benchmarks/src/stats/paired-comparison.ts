@@ -14,7 +14,7 @@ import {
   DEFAULT_PERMUTATIONS,
   drawSignFlips,
   randomizationTest,
-  randomizationTests,
+  startRandomizationTests,
   type RandomizationResult,
   type SignFlips,
 } from "./randomization.js";
@@ -71,7 +71,7 @@ export function pairedTest(system: ArrayLike<number>, baseline: ArrayLike<number
   return pairedTestWith(system, baseline, randomizationTest(system, baseline, flips));
 }
 
-/** pairedTest given its randomization test's outcome (computed for many pairs at once by randomizationTests). */
+/** pairedTest given its randomization test's outcome (computed for many pairs at once by startRandomizationTests). */
 function pairedTestWith(system: ArrayLike<number>, baseline: ArrayLike<number>, r: RandomizationResult): PairedTest {
   let wins = 0;
   let ties = 0;
@@ -102,14 +102,28 @@ export function compareWithBaseline(
   baseline: string,
   spec: PairedTestSpec,
 ): Map<string, Record<string, AdjustedPairedTest>> {
-  return inPhase("tests", () => compareAll(systems, baseline, spec));
+  return startComparisonWithBaseline(systems, baseline, spec)();
+}
+
+/**
+ * compareWithBaseline, started: the sign-flip tests run on the thread pool's workers while the caller goes on
+ * (startRandomizationTests); the returned function waits for them and returns compareWithBaseline's result.
+ */
+export function startComparisonWithBaseline(
+  systems: readonly SystemScores[],
+  baseline: string,
+  spec: PairedTestSpec,
+): () => Map<string, Record<string, AdjustedPairedTest>> {
+  const finish = inPhase("tests", () => compareAll(systems, baseline, spec));
+  let result: Map<string, Record<string, AdjustedPairedTest>> | undefined;
+  return () => (result ??= inPhase("tests", finish));
 }
 
 function compareAll(
   systems: readonly SystemScores[],
   baseline: string,
   spec: PairedTestSpec,
-): Map<string, Record<string, AdjustedPairedTest>> {
+): () => Map<string, Record<string, AdjustedPairedTest>> {
   const base = systems.find((s) => s.key === baseline);
   if (!base)
     throw new Error(
@@ -118,7 +132,7 @@ function compareAll(
   const others = systems.filter((s) => s !== base);
   const metrics = Object.keys(base.values);
   const out = new Map<string, Record<string, AdjustedPairedTest>>(others.map((s) => [s.key, {}]));
-  if (metrics.length === 0 || others.length === 0) return out;
+  if (metrics.length === 0 || others.length === 0) return () => out;
   const n = base.values[metrics[0]!]!.length;
   const flips = drawSignFlips(n, { samples: spec.samples ?? DEFAULT_PERMUTATIONS, seed: spec.seed }, spec.label);
   const alpha = spec.alpha ?? 0.05;
@@ -130,18 +144,21 @@ function compareAll(
       return [v, base.values[m]!];
     }),
   );
-  const randomized = randomizationTests(pairs, flips);
-  for (const [mi, m] of metrics.entries()) {
-    const tests = others.map((_, si) => {
-      const [v, b] = pairs[mi * others.length + si]!;
-      return pairedTestWith(v, b, randomized[mi * others.length + si]!);
-    });
-    const adjusted = holm(tests.map((t) => t.pRandomization));
-    others.forEach((s, i) => {
-      out.get(s.key)![m] = { ...tests[i]!, pHolm: adjusted[i]!, significant: adjusted[i]! < alpha };
-    });
-  }
-  return out;
+  const randomized = startRandomizationTests(pairs, flips);
+  return () => {
+    const results = randomized();
+    for (const [mi, m] of metrics.entries()) {
+      const tests = others.map((_, si) => {
+        const [v, b] = pairs[mi * others.length + si]!;
+        return pairedTestWith(v, b, results[mi * others.length + si]!);
+      });
+      const adjusted = holm(tests.map((t) => t.pRandomization));
+      others.forEach((s, i) => {
+        out.get(s.key)![m] = { ...tests[i]!, pHolm: adjusted[i]!, significant: adjusted[i]! < alpha };
+      });
+    }
+    return out;
+  };
 }
 
 /**

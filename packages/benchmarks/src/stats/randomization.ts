@@ -20,7 +20,7 @@
 import seedrandom from "seedrandom";
 import { checkInterrupt } from "../interrupt.js";
 import { type SignFlipJob } from "./sign-flip-kernel.js";
-import { runBlocks, sharedArray } from "./thread-pool.js";
+import { runBlocks, sharedArray, startBlocks } from "./thread-pool.js";
 
 /** The default number of random sign vectors, B. */
 export const DEFAULT_PERMUTATIONS = 10_000;
@@ -55,7 +55,7 @@ export function drawSignFlips(n: number, spec: { samples: number; seed: number }
   }
   // Bytes extracted with shifts (not a typed-array view), so they do not depend on the machine's endianness.
   const G = Math.ceil(n / 8);
-  // shared memory: the thread pool's workers read the bits without a copy (randomizationTests)
+  // shared memory: the thread pool's workers read the bits without a copy (startRandomizationTests)
   const bytes = sharedArray(Uint8Array, spec.samples * G);
   for (let b = 0; b < spec.samples; b++) {
     for (let g = 0; g < G; g++) bytes[b * G + g] = (words[b * W + (g >> 2)]! >>> ((g & 3) * 8)) & 255;
@@ -75,18 +75,20 @@ export interface RandomizationResult {
 
 /** The paired two-sided sign-flip test of a vs b (aligned per item) with precomputed sign vectors. */
 export function randomizationTest(a: ArrayLike<number>, b: ArrayLike<number>, flips: SignFlips): RandomizationResult {
-  return randomizationTests([[a, b]], flips)[0]!;
+  return startRandomizationTests([[a, b]], flips)()[0]!;
 }
 
 /**
  * Several sign-flip tests over the same sign vectors (e.g. every system and metric against one baseline), each
  * exactly as randomizationTest computes it alone; the sign vectors are walked in blocks on every core
  * (./thread-pool.ts). A test's count of extreme resamples is an integer, the same however the blocks are shared.
+ * Started: the blocks are handed to the pool's workers now (startBlocks) and the returned function (memoised) waits
+ * for them, computing those no worker has started, so the caller can do other work meanwhile.
  */
-export function randomizationTests(
+export function startRandomizationTests(
   pairs: readonly (readonly [ArrayLike<number>, ArrayLike<number>])[],
   flips: SignFlips,
-): RandomizationResult[] {
+): () => RandomizationResult[] {
   const n = flips.n;
   const groups = flips.bytesPerSample;
   const prepared = pairs.map(([a, b]) => {
@@ -148,12 +150,19 @@ export function randomizationTests(
   });
   job.start[pairs.length] = k;
   const lookups = flips.samples * tables;
-  runBlocks("signFlipBlock", job, flips.samples, SIGN_FLIP_BLOCK, lookups >= PARALLEL_LOOKUPS);
-  return prepared.map((p, t) => {
-    let count = 0;
-    for (let u = 0; u < job.blocks; u++) count += job.count[t * job.blocks + u]!;
-    return { statistic: p.total, atLeastAsExtreme: count, p: (1 + count) / (flips.samples + 1) };
-  });
+  const pending = lookups >= PARALLEL_LOOKUPS ? startBlocks("signFlipBlock", job, flips.samples, SIGN_FLIP_BLOCK) : undefined;
+  let results: RandomizationResult[] | undefined;
+  return () => {
+    if (results) return results;
+    if (pending) pending.finish();
+    else runBlocks("signFlipBlock", job, flips.samples, SIGN_FLIP_BLOCK, false);
+    results = prepared.map((p, t) => {
+      let count = 0;
+      for (let u = 0; u < job.blocks; u++) count += job.count[t * job.blocks + u]!;
+      return { statistic: p.total, atLeastAsExtreme: count, p: (1 + count) / (flips.samples + 1) };
+    });
+    return results;
+  };
 }
 
 /** Sign vectors per block of the pool's work. */

@@ -84,9 +84,12 @@ function pool(): Worker[] {
   return (workers = ws);
 }
 
-/** Blocks handed to the workers and not yet joined: `finish()` (idempotent) completes them on the main thread if need be and waits. */
+/**
+ * Blocks handed to the workers and not yet joined: `finish()` (idempotent) completes them on the main thread if need be
+ * and waits, reporting `progress` (items done so far) between the blocks it computes.
+ */
 export interface PendingBlocks {
-  finish(): void;
+  finish(progress?: (done: number) => void): void;
 }
 
 /**
@@ -99,11 +102,11 @@ export function startBlocks<J>(kernel: KernelName, job: J, size: number, blockSi
   const shared = broken || blocks < 1 || poolThreads() < 2 ? undefined : post(kernel, job, blocks, blockSize, size);
   let done = false;
   return {
-    finish: () => {
+    finish: (progress) => {
       if (done) return;
       done = true;
-      if (shared) join(shared, blocks, block);
-      else runInline(blocks, block);
+      if (shared) join(shared, blocks, block, progress && (() => progress(Atomics.load(shared.ctl, 1) * blockSize)));
+      else runInline(blocks, block, progress && ((u) => progress(u * blockSize)));
     },
   };
 }
