@@ -17,7 +17,8 @@ import {
   type LocomoQuestionSet,
   type Measure,
 } from "./protocols.js";
-import { resampleIntervals, type BootstrapSpec } from "./stats/bootstrap.js";
+import type { BootstrapSpec } from "./stats/bootstrap.js";
+import { resampleIntervals } from "./stats/estimated-intervals.js";
 import { auditedConversation } from "./experiments/exp5-audit.js";
 import { selectQuestions, type Exp5Hooks, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
 

@@ -1,6 +1,7 @@
 import { pyRound } from "@persode/util";
 import { mean } from "./metrics.js";
-import { resampleIntervals, type BootstrapSpec } from "./stats/bootstrap.js";
+import type { BootstrapSpec } from "./stats/bootstrap.js";
+import { resampleIntervals } from "./stats/estimated-intervals.js";
 
 /** One strategy's per-item metric arrays (all aligned on the same items). */
 export interface StrategyMetrics {

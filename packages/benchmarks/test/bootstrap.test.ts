@@ -8,13 +8,11 @@ import {
   forgetResampleSets,
   pairedInterval,
   percentileInterval,
-  resampleEstimates,
   resampleIndices,
-  resampleIntervals,
   resampleTable,
-  useEstimateWasm,
   type BootstrapSpec,
 } from "../src/stats/bootstrap.js";
+import { resampleEstimates, resampleIntervals, useEstimateWasm } from "../src/stats/estimated-intervals.js";
 
 const spec: BootstrapSpec = { samples: 1000, seed: 20260713 };
 

@@ -7,7 +7,8 @@ import type { RetrievalStrategy } from "@persode/core";
 import { pyRound } from "@persode/util";
 import type { LocomoAudit, LocomoConversation, LocomoDataset } from "@persode/datasets";
 import { mean, rankingMetrics } from "../metrics.js";
-import { resampleIntervals, type BootstrapSpec } from "../stats/bootstrap.js";
+import type { BootstrapSpec } from "../stats/bootstrap.js";
+import { resampleIntervals } from "../stats/estimated-intervals.js";
 import {
   EXP5_PROTOCOL,
   LOCOMO_CATEGORIES,
