@@ -34,6 +34,8 @@ describe("bench:perf --goals output", () => {
     expect(md).toMatch(
       /exp5 --no-cache` \(hashing; everything Exp\. 5 does\) \| 3\.0 s \(4\.0 CPU-s\) \| reference `exp5_locomo\.py` 60\.0 s \(55\.0 CPU-s\): \*\*20\.0× faster\*\*/,
     );
+    // the goal's time from this run's reference: 60 s / 30
+    expect(md).toContain("| ≥ 30× the reference (≤ 2.0 s in this run) |");
     expect(md).toContain("| `node scripts/bench.mjs --help` | 0.09 s |");
     // bench all, warm: 15 / 11; recomputed: 31 / 11
     expect(md).toContain(`**${(15 / 11).toFixed(2)}×** hashing-only`);
@@ -42,7 +44,7 @@ describe("bench:perf --goals output", () => {
 
   it("says what was not measured instead of a number", () => {
     const md = formatGoals({ ...RESULT, timings: { ...RESULT.timings, reference: undefined, exp7: undefined } });
-    expect(md).toContain("reference not run");
+    expect(md).toContain("reference not run | ≥ 30× the reference |");
     expect(md).toContain("| `node scripts/bench.mjs exp7 --no-cache` (hashing) | not measured |");
   });
 
