@@ -55,10 +55,12 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
       if (report !== undefined && !hooks.renderReport)
         throw new UsageError("--report needs the report renderer: run it as pnpm bench locomo-eval …");
       const name = typeof values.name === "string" ? values.name : "outside system";
-      // The built-in strategies it is paired with rank with this embedder (checked before any work).
+      // The built-in strategies it is paired with rank with this embedder and, for a neural one, these weights (checked before any work).
       const embedder = embedderOption(values.embedder);
+      const settings = embedderSettings(embedder, values, process.env);
       return await runLocomoEval({
         embedder,
+        embedderSettings: settings,
         rankings,
         output,
         allowMissing: values["allow-missing"] === true,

@@ -13,6 +13,7 @@ import { runExp5 } from "./experiments/exp5-locomo.js";
 import { DEFAULT_PERMUTATIONS } from "./stats/randomization.js";
 import { UsageError, callerPath, embedderSettings } from "./options.js";
 import { buildEmbedder } from "./embedder-setup.js";
+import type { EmbedderOptions } from "@persode/core";
 import { describeEmbedder, meta, strategyRecordsFor, writeAtomic } from "./result-records.js";
 import { join } from "node:path";
 import { PUBLISHED_CLAIMS, RESULT_FILES, formatResultJson, writeResultFile, type ProtocolsFile } from "@persode/results";
@@ -27,6 +28,8 @@ export async function runLocomoEval(o: {
   samples: number;
   /** The embedder the built-in strategies rank with (a name `pnpm bench --embedder` accepts; default hashing). */
   embedder?: string;
+  /** How to build it (`--model`, `--dtype`, PERSODE_MODEL_DIR, PERSODE_OFFLINE: embedderSettings); default from the environment alone. */
+  embedderSettings?: EmbedderOptions;
   /** With `report`: the folder to write the system's ladder file into and render (figures, manifest, report.html). */
   report?: { dir: string; name: string; render(dir: string): Promise<void> };
 }): Promise<number> {
@@ -56,7 +59,10 @@ export async function runLocomoEval(o: {
   // The built-in strategies rank the same questions (the chosen embedder, Exp. 5's stores).
   const scorer = new LadderScorer(data, audit, new Set());
   const embedderName = o.embedder ?? "hashing";
-  const { embedder, key: runKey } = await buildEmbedder(embedderName, embedderSettings(embedderName, {}, process.env));
+  const { embedder, key: runKey } = await buildEmbedder(
+    embedderName,
+    o.embedderSettings ?? embedderSettings(embedderName, {}, process.env),
+  );
   await runExp5(data, embedder, { seed: o.seed, samples: 1 }, scorer.hooks);
   const builtins = scorer.complete();
   const paired = pairedWithBuiltins(scored.columns, builtins, { seed: o.seed }, "locomo-eval/paired");

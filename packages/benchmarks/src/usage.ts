@@ -51,7 +51,7 @@ Options:
 
 exp8:         [--data FILE]  any LongMemEval-format file (default: the pinned LongMemEval_S)
 epirec-eval:  --rankings FILE --output FILE [--data FILE]
-locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]] [--embedder NAME]
+locomo-eval:  --rankings FILE --output FILE [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]] [--embedder NAME [--model ID --dtype D]]
               one JSON object per line: sample_id, qa_index, ranked_dia_ids (optional latency_ms)
 longmemeval-eval: --rankings FILE --output FILE [--data FILE] [--allow-missing] [--seed N] [--samples N] [--report DIR [--name NAME]]
               one JSON object per line: question_id, ranked_ids (turn ids <session_id>_<n> or session ids; optional latency_ms)
@@ -87,7 +87,7 @@ const EXPERIMENT_OPTIONS = ["embedder", "model", "dtype", "out", "seed", "sample
 const TARGET_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "epirec-eval": ["rankings", "output", "data", "plugin"],
   all: [...EXPERIMENT_OPTIONS, "rankings-depth"],
-  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name", "embedder"],
+  "locomo-eval": ["rankings", "output", "allow-missing", "seed", "samples", "report", "name", "embedder", "model", "dtype"],
   "longmemeval-eval": ["rankings", "output", "data", "allow-missing", "seed", "samples", "report", "name"],
   corpus: ["episodes", "probes", "now", "name", "embedder", "model", "dtype", "out", "seed", "samples", "plugin"],
 };

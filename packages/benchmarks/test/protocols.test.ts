@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadLocomo, loadLocomoAudit, parseLongMemEval, sha256Hex } from "@persode/datasets";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LADDER_MEASURES, measure, parseMeasure, relevantRanks, scoreRanks, sessionRanks } from "../src/protocols.js";
 import { locomoQuestionSets } from "../src/locomo-protocols.js";
 import { RankingsInputError, evaluateLocomoRankings, latencySummary, parseLocomoRankings } from "../src/locomo-eval.js";
@@ -252,6 +252,35 @@ describe("locomo-eval", async () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown embedder "no-such-model"; known: hashing, /);
+    expect(existsSync(join(dir, "out.json"))).toBe(false);
+  });
+
+  it("--model and --dtype pick the built-in strategies' weights: refused with the hashing embedder, passed to a neural one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "locomo-eval-"));
+    const base = ["locomo-eval", "--rankings", join(FIXTURES, "locomo-rankings.jsonl"), "--output", join(dir, "out.json")];
+    const hashing = await runCliInProcess([...base, "--model", "Xenova/other"]);
+    expect(hashing.code).toBe(2);
+    expect(hashing.stderr).toMatch(/--model select a neural embedder's weights, but the embedder is hashing; add --embedder minilm/);
+    // an undeclared model folder, offline and absent here: the embedder's own refusal reaches the user, nothing is written
+    vi.stubEnv("PERSODE_OFFLINE", "1");
+    vi.stubEnv("PERSODE_MODEL_DIR", join(dir, "no-models"));
+    let neural: Awaited<ReturnType<typeof runCliInProcess>>;
+    try {
+      neural = await runCliInProcess([
+        ...base,
+        "--allow-missing",
+        "--embedder",
+        "minilm",
+        "--model",
+        "someone/unpinned-model",
+        "--dtype",
+        "q4",
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(neural.code).not.toBe(0);
+    expect(neural.stderr).toMatch(/someone\/unpinned-model/);
     expect(existsSync(join(dir, "out.json"))).toBe(false);
   });
 
