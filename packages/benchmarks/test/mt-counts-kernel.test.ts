@@ -2,49 +2,43 @@
 // drawCounts over CPython's generator (./mt19937.ts), table after table; drawn ahead on a worker thread
 // (prefetchOfficialDraws) the official report is the same bytes as drawn on demand; bad requests are refused.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cpythonSeedKey, PyRandom } from "../src/stats/mt19937.js";
+import { MT19937, cpythonSeedKey, PyRandom } from "../src/stats/mt19937.js";
 import { groupCountsBlock, type GroupCountsJob } from "../src/stats/mt-counts-kernel.js";
 import { drawCounts } from "../src/stats/python-bootstrap.js";
 import type { EvaluatedCorpus } from "../src/epirec/corpus-index.js";
 
-/** The kernel's job for groups (n, seed), `tables` count tables each. */
-function job(groups: readonly { n: number; seed: number }[], samples: number, tables: number): GroupCountsJob {
-  const keys = groups.map((g) => cpythonSeedKey(g.seed));
-  const keyStart = new Int32Array(groups.length + 1);
-  keys.forEach((k, g) => (keyStart[g + 1] = keyStart[g]! + k.length));
+/** The kernel's job for groups of these sizes drawn from one seed, `tables` count tables each. */
+function job(seed: number, sizes: readonly number[], samples: number, tables: number): GroupCountsJob {
   return {
+    seeded: new MT19937(cpythonSeedKey(seed)).mt,
     samples,
     tables,
-    n: Int32Array.from(groups, (g) => g.n),
-    keyStart,
-    key: Uint32Array.from(keys.flat()),
-    out: groups.flatMap((g) =>
-      Array.from({ length: tables }, () => (g.n <= 0xffff ? new Uint16Array(samples * g.n) : new Uint32Array(samples * g.n))),
+    n: Int32Array.from(sizes),
+    out: sizes.flatMap((n) =>
+      Array.from({ length: tables }, () => (n <= 0xffff ? new Uint16Array(samples * n) : new Uint32Array(samples * n))),
     ),
   };
 }
 
 describe("groupCountsBlock", () => {
-  it("counts what drawCounts counts from a fresh random.Random(seed), one table after another", () => {
+  it("counts what drawCounts counts from a fresh random.Random(seed), one table after another, each group from a fresh copy", () => {
     // seeds of one and two key words, 0 and a negative one (CPython seeds with |seed|); resample counts around the 32-resample block
-    const groups = [0, 1, 20260713, 2 ** 40 + 5, -7].flatMap((seed) => [1, 7, 300].map((n) => ({ n, seed })));
-    for (const samples of [1, 33, 64]) {
-      const j = job(groups, samples, 3);
-      groupCountsBlock(j, 0, groups.length);
-      groups.forEach(({ n, seed }, g) => {
-        const rng = new PyRandom(seed);
-        for (let t = 0; t < 3; t++)
-          expect(j.out[g * 3 + t], `n ${n}, seed ${seed}, samples ${samples}, table ${t}`).toEqual(drawCounts(rng, n, samples));
-      });
+    const sizes = [1, 7, 300];
+    for (const seed of [0, 1, 20260713, 2 ** 40 + 5, -7]) {
+      for (const samples of [1, 33, 64]) {
+        const j = job(seed, sizes, samples, 3);
+        groupCountsBlock(j, 0, sizes.length);
+        sizes.forEach((n, g) => {
+          const rng = new PyRandom(seed);
+          for (let t = 0; t < 3; t++)
+            expect(j.out[g * 3 + t], `n ${n}, seed ${seed}, samples ${samples}, table ${t}`).toEqual(drawCounts(rng, n, samples));
+        });
+      }
     }
   });
 
   it("computes only its own groups, and 32-bit counts for more than 65 535 items", () => {
-    const groups = [
-      { n: 5, seed: 3 },
-      { n: 70_000, seed: 4 },
-    ];
-    const j = job(groups, 2, 1);
+    const j = job(4, [5, 70_000], 2, 1);
     groupCountsBlock(j, 1, 2);
     expect(j.out[0]).toEqual(new Uint16Array(10)); // group 0 untouched
     expect(j.out[1]).toBeInstanceOf(Uint32Array);

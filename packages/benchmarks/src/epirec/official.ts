@@ -7,7 +7,7 @@
  */
 import { pyRound } from "@persode/util";
 import { exactMean } from "../stats/exact-mean.js";
-import { cpythonSeedKey } from "../stats/mt19937.js";
+import { MT19937, cpythonSeedKey } from "../stats/mt19937.js";
 import type { GroupCountsJob } from "../stats/mt-counts-kernel.js";
 import { percentileCIOfCounts, type DrawCounts } from "../stats/python-bootstrap.js";
 import { sharedArray, startBlocks, type PendingBlocks } from "../stats/thread-pool.js";
@@ -115,13 +115,11 @@ export function prefetchOfficialDraws(sizes: readonly number[], opts: { samples?
   const groups = fresh.slice(0, MAX_GROUP_DRAWS);
   if (groups.length === 0) return;
   while (countsByGroup.size > MAX_GROUP_DRAWS - groups.length) countsByGroup.delete(countsByGroup.keys().next().value!);
-  const key = cpythonSeedKey(seed);
   const job: GroupCountsJob = {
+    seeded: new MT19937(cpythonSeedKey(seed)).mt,
     samples,
     tables: GROUP_METRICS,
     n: Int32Array.from(groups),
-    keyStart: Int32Array.from({ length: groups.length + 1 }, (_, g) => g * key.length),
-    key: Uint32Array.from(groups.flatMap(() => key)),
     // shared memory: a worker thread draws into the tables, the main thread reads them without a copy
     out: groups.flatMap((n) =>
       Array.from({ length: GROUP_METRICS }, () =>
