@@ -62,17 +62,6 @@ export function startExtendedStrategyResults(
   label: string,
   digits: number,
 ): () => Record<string, unknown> {
-  let built: Record<string, unknown> | undefined;
-  const build = buildExtended(systems, spec, label, digits);
-  return () => (built ??= build());
-}
-
-function buildExtended(
-  systems: readonly ExtendedSystem[],
-  spec: BootstrapSpec,
-  label: string,
-  digits: number,
-): () => Record<string, unknown> {
   const scores = systems.map((s) => ({ key: s.strategy.key, values: s.values }));
   // the sign-flip tests run on the thread pool's workers while this thread computes the bootstrap CIs
   const testsDone = startComparisonWithBaseline(scores, EXTENDED_BASELINE, {
@@ -91,7 +80,9 @@ function buildExtended(
           { seed: spec.seed, label: `${label}/randomization/gate`, samples: DEFAULT_PERMUTATIONS, alpha: EXTENDED_ALPHA },
         )
       : undefined;
+  let built: Record<string, unknown> | undefined;
   return () => {
+    if (built) return built;
     const uncertainty = strategyUncertainty(scores, spec, label, digits, EXTENDED_BASELINE);
     const tests = testsDone();
     const gateTests = gateDone?.().get(GATE_ON_HYBRID.gated);
@@ -139,7 +130,7 @@ function buildExtended(
       }
       out[key] = entry;
     }
-    return out;
+    return (built = out);
   };
 }
 
