@@ -74,6 +74,19 @@ export function scoreLocomoQuestion(
   conv: ConversationIndex,
   measures: readonly Measure[] = LADDER_MEASURES,
 ): number[] {
+  return scorePreparedGold(order, prepareGold(gold, conv), conv, measures);
+}
+
+/** A question's gold turns as masks over its conversation, built once for the many rankings of it (one per strategy). */
+interface PreparedGold {
+  /** 1 at each gold turn's index. */
+  relevant: Uint8Array;
+  nGold: number;
+  /** The sessions holding a gold turn. */
+  goldSessions: Set<number>;
+}
+
+function prepareGold(gold: readonly string[], conv: ConversationIndex): PreparedGold {
   const relevant = new Uint8Array(conv.sessionOf.length);
   const goldSessions = new Set<number>();
   for (const g of gold) {
@@ -81,11 +94,16 @@ export function scoreLocomoQuestion(
     relevant[i] = 1;
     goldSessions.add(conv.sessionOf[i]!);
   }
+  return { relevant, nGold: gold.length, goldSessions };
+}
+
+/** scoreLocomoQuestion over a prepared gold. */
+function scorePreparedGold(order: ArrayLike<number>, g: PreparedGold, conv: ConversationIndex, measures: readonly Measure[]): number[] {
   return scoreQuestion(
     measures,
     // ranks past the largest k are read only by MRR, which needs the first one alone (relevantRanks stops after it)
-    { ranks: relevantRanks(order, relevant, largestK(measures)), nGold: gold.length },
-    { ranks: sessionRanks(order, conv.sessionOf, goldSessions), nGold: goldSessions.size },
+    { ranks: relevantRanks(order, g.relevant, largestK(measures)), nGold: g.nGold },
+    { ranks: sessionRanks(order, conv.sessionOf, g.goldSessions), nGold: g.goldSessions.size },
   );
 }
 
@@ -176,17 +194,17 @@ export class LadderScorer {
   }
 
   /** Where the question last observed goes: per family its index, and which of the question's distinct golds it has. */
-  private last?: { q: LocomoQuestion; places: { family: FamilyKey; qi: number; gold: number }[]; golds: (readonly string[])[] };
+  private last?: { q: LocomoQuestion; places: { family: FamilyKey; qi: number; gold: number }[]; golds: PreparedGold[] };
 
   private observe(q: LocomoQuestion, strategy: RetrievalStrategy, order: Int32Array, diaIds: readonly string[]): void {
     if (!this.strategies.includes(strategy.key)) this.strategies.push(strategy.key);
     let conv = this.convIndex.get(diaIds);
     if (!conv) this.convIndex.set(diaIds, (conv = conversationIndex(this.data.conversations[q.conversation]!)));
     // every strategy's ranking of a question arrives in a row: its places are found once
-    if (this.last?.q !== q) this.last = this.placesOf(q);
+    if (this.last?.q !== q) this.last = this.placesOf(q, conv);
     const { places, golds } = this.last;
     // families that hold the question with the same gold (e.g. both question sets under one gold) score it once
-    const values = golds.map((gold) => scoreLocomoQuestion(order, gold, conv));
+    const values = golds.map((gold) => scorePreparedGold(order, gold, conv, LADDER_MEASURES));
     for (const { family, qi, gold } of places) {
       const byStrategy = this.columns.get(family)!;
       let c = byStrategy.get(strategy.key);
@@ -200,10 +218,10 @@ export class LadderScorer {
     }
   }
 
-  private placesOf(q: LocomoQuestion): NonNullable<LadderScorer["last"]> {
+  private placesOf(q: LocomoQuestion, conv: ConversationIndex): NonNullable<LadderScorer["last"]> {
     const key = questionKey(q);
     const places: { family: FamilyKey; qi: number; gold: number }[] = [];
-    const golds: (readonly string[])[] = [];
+    const golds: PreparedGold[] = [];
     const goldIndex = new Map<string, number>();
     for (const [family, qs] of this.families) {
       const qi = this.index.get(family)!.get(key);
@@ -211,7 +229,7 @@ export class LadderScorer {
       const gold = qs[qi]!.gold;
       const goldKey = gold.join("\u0000");
       let g = goldIndex.get(goldKey);
-      if (g === undefined) goldIndex.set(goldKey, (g = golds.push(gold) - 1));
+      if (g === undefined) goldIndex.set(goldKey, (g = golds.push(prepareGold(gold, conv)) - 1));
       places.push({ family, qi, gold: g });
     }
     return { q, places, golds };

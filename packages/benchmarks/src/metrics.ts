@@ -7,6 +7,15 @@ import { relevantRanks, scoreRanks } from "./protocols.js";
 /** Plain float mean, left to right (Python's `sum(xs) / len(xs)`); 0 for an empty list. */
 export function mean(xs: ArrayLike<number>): number {
   if (xs.length === 0) return 0;
+  // metric columns are Float64Arrays: a loop of their own keeps the sum in a register (the same additions)
+  if (xs instanceof Float64Array) return meanOfColumn(xs);
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i]!;
+  return s / xs.length;
+}
+
+/** mean() of a non-empty Float64Array. */
+function meanOfColumn(xs: Float64Array): number {
   let s = 0;
   for (let i = 0; i < xs.length; i++) s += xs[i]!;
   return s / xs.length;

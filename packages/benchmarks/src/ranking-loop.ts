@@ -47,7 +47,12 @@ export interface RankingGroup {
 
 /** Receives the rankings; query indices run over all groups' queries in order. */
 export interface RankingVisitor {
-  /** Called once per query before its rankings (e.g. to prepare its gold set, or keep `ctx.similarity()` for a later pass). */
+  /** Called once per query before its rankings, for a visitor that reads no context (e.g. to prepare its gold set). */
+  begin?(qi: number, group: number): void;
+  /**
+   * Called once per query before its rankings, after `begin`, with its context (e.g. to keep `ctx.similarity()` for a
+   * later pass). Only a visitor with this hook makes the calling thread build the stores the rank worker ranks.
+   */
   query?(qi: number, group: number, ctx: RankingContext): void;
   /**
    * Strategy `si`'s order for query `qi` (memory indices, best first); shared across a group's queries for
@@ -131,6 +136,7 @@ function rankGroup(
   for (const q of group.queries) {
     fires[qi] = gateFires(q.intensity) ? 1 : 0;
     const ctx = store.context(q, group.nowMs, columns);
+    visitor.begin?.(qi, gi);
     visitor.query?.(qi, gi, ctx);
     for (let si = 0; si < strats.length; si++) {
       const s = strats[si]!;
@@ -164,11 +170,13 @@ function visitRanked(
   fires: Uint8Array,
   progress: Progress | undefined,
 ): number {
-  const { store, columns } = groupStore(group, embedder);
-  const size = columns.size;
+  // the store is built here only for a visitor that reads a query's context
+  const built = visitor.query ? groupStore(group, embedder) : undefined;
+  const size = group.memories.length;
   group.queries.forEach((q, k) => {
     fires[qi] = ranked.fires[k]!;
-    visitor.query?.(qi, gi, store.context(q, group.nowMs, columns));
+    visitor.begin?.(qi, gi);
+    if (built) visitor.query!(qi, gi, built.store.context(q, group.nowMs, built.columns));
     for (let si = 0; si < strats.length; si++) {
       const at = (k * strats.length + si) * size;
       const o = ranked.orders.subarray(at, at + size);

@@ -59,6 +59,37 @@ describe("measures", () => {
     expect(sessionRanks([1, 0, 3, 5], [0, 0, 1, 1, 2, 2], new Set([2]), 2)).toEqual([]);
   });
 
+  it("rank sessions the same for any session numbers: small integers (a scratch array), large, negative or fractional ones (a Set)", () => {
+    // the definition, with a Set of the sessions seen
+    const bySet = (order: number[], sessionOf: number[], gold: Set<number>, stopAfter = Infinity) => {
+      const seen = new Set<number>();
+      const ranks: number[] = [];
+      for (const i of order) {
+        const s = sessionOf[i]!;
+        if (seen.has(s)) continue;
+        seen.add(s);
+        if (gold.has(s)) ranks.push(seen.size);
+        if (ranks.length === gold.size || seen.size >= stopAfter) break;
+      }
+      return ranks;
+    };
+    let x = 7;
+    const rand = (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+    const numberings = [(s: number) => s, (s: number) => s * 1000, (s: number) => 2 ** 21 + s, (s: number) => -s, (s: number) => s + 0.5];
+    for (let trial = 0; trial < 60; trial++) {
+      const items = 1 + rand(80);
+      const sessions = 1 + rand(12);
+      const at = Array.from({ length: items }, () => rand(sessions));
+      const order = Array.from({ length: items }, (_, i) => i).sort(() => rand(3) - 1);
+      for (const f of numberings) {
+        const sessionOf = at.map(f);
+        const gold = new Set(Array.from({ length: 1 + rand(3) }, () => f(rand(sessions))));
+        const stop = rand(2) === 0 ? Infinity : 1 + rand(sessions);
+        expect(sessionRanks(order, sessionOf, gold, stop)).toEqual(bySet(order, sessionOf, gold, stop));
+      }
+    }
+  });
+
   it("summarise latencies as p50 and p95 with linear interpolation", () => {
     expect(latencySummary([4, 1, 3, 2])).toEqual({ n: 4, p50: 2.5, p95: 3.85 });
   });

@@ -26,6 +26,7 @@ function calls(groups: readonly RankingGroup[], embedder: Embedder, strats: read
     embedder,
     strats,
     {
+      begin: (qi, g) => void out.push(["begin", qi, g]),
       query: (qi, g, ctx) => void out.push(["query", qi, g, ctx.columns.size, ctx.query.text]),
       ranking: (qi, si, order, g, ties) => void out.push(["ranking", qi, si, g, Array.from(order), ties ? Array.from(ties) : null]),
     },
@@ -62,6 +63,28 @@ describe("rankGroups on a rank worker", () => {
     expect(calls(gs, modelLike, EXTENDED_STRATEGIES, false).out.some((c) => Array.isArray(c) && c[0] === "ranking" && c[5] !== null)).toBe(
       true,
     );
+  });
+
+  it("gives a visitor that reads no context (begin, no query) the same calls in the same order", () => {
+    const gs = groups(5);
+    const run = (worker: boolean) => {
+      const out: unknown[] = [];
+      rankGroups(
+        gs,
+        hashing,
+        EXTENDED_STRATEGIES,
+        {
+          begin: (qi, g) => void out.push(["begin", qi, g]),
+          ranking: (qi, si, order, g) => void out.push(["ranking", qi, si, g, Array.from(order)]),
+        },
+        undefined,
+        { worker },
+      );
+      return out;
+    };
+    const here = run(false);
+    expect(here.filter((c) => (c as unknown[])[0] === "begin")).toHaveLength(gs.reduce((n, g) => n + g.queries.length, 0));
+    expect(run(true)).toEqual(here);
   });
 
   it("hands the worker the later groups, and keeps at least the first here", () => {

@@ -148,6 +148,14 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
   }
 }
 
+/** xs without repeats, each at its first place. */
 function unique(xs: string[]): string[] {
-  return [...new Set(xs)];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const x of xs) {
+    if (seen.has(x)) continue;
+    seen.add(x);
+    out.push(x);
+  }
+  return out;
 }

@@ -335,6 +335,18 @@ describe("rankChecked: every strategy's ranking is a permutation of the store", 
     });
   }
 
+  it("accepts permutations of any size in a row, and still refuses a repeat after them", () => {
+    for (const n of [600, 3, 5, 1, 40])
+      expect(
+        permutationProblem(
+          Int32Array.from({ length: n }, (_, i) => n - 1 - i),
+          n,
+        ),
+      ).toBeNull();
+    expect(permutationProblem(Int32Array.of(2, 0, 2), 3)).toMatch(/memory index 2 appears twice \(again at position 2\)/);
+    expect(permutationProblem(Int32Array.of(1, 0, 2), 3)).toBeNull();
+  });
+
   it("wraps an error thrown inside rank(), e.g. a NaN score", () => {
     expect(() =>
       rankChecked(

@@ -220,19 +220,29 @@ export class AuditScorer {
     };
   }
 
+  /** The question last observed, with its place and gold mask in each set (every strategy's ranking of it arrives in a row). */
+  private last?: { q: LocomoQuestion; places: { set: ScoredSet; qi: number; relevant: Uint8Array; nRelevant: number }[] };
+
   private observe(q: LocomoQuestion, strategy: RetrievalStrategy, order: Int32Array, diaIds: readonly string[]): void {
     if (!this.strategies.includes(strategy.key)) this.strategies.push(strategy.key);
+    if (this.last?.q !== q) this.last = { q, places: this.placesOf(q, diaIds) };
+    for (const { set, qi, relevant, nRelevant } of this.last.places) set.record(strategy.key, qi, order, relevant, nRelevant, this.topKs);
+  }
+
+  /** Where a question goes in each gold's set, with that gold's mask over its conversation's turns. */
+  private placesOf(q: LocomoQuestion, diaIds: readonly string[]): NonNullable<AuditScorer["last"]>["places"] {
     let byDia = this.masks.get(diaIds);
     if (!byDia) this.masks.set(diaIds, (byDia = new Map(diaIds.map((d, i) => [d, i]))));
-    for (const g of GOLDS) {
+    const key = keyOf(q);
+    return GOLDS.flatMap((g) => {
       const set = this.sets[g];
-      const qi = set.index.get(keyOf(q));
-      if (qi === undefined) continue;
+      const qi = set.index.get(key);
+      if (qi === undefined) return [];
       const gold = set.questions[qi]!.gold;
       const relevant = new Uint8Array(diaIds.length);
       for (const d of gold) relevant[byDia.get(d)!] = 1;
-      set.record(strategy.key, qi, order, relevant, gold.length, this.topKs);
-    }
+      return [{ set, qi, relevant, nRelevant: gold.length }];
+    });
   }
 
   /**
@@ -285,7 +295,11 @@ export class AuditScorer {
     const strategies = this.strategies;
     const cats = Object.entries(LOCOMO_CATEGORIES).map(([c, name]) => ({ c: Number(c), name }));
     const sep = "\u0000";
-    const pick = (xs: Float64Array, idx: readonly number[]) => Float64Array.from(idx, (i) => xs[i]!);
+    const pick = (xs: Float64Array, idx: readonly number[]) => {
+      const out = new Float64Array(idx.length);
+      for (let i = 0; i < idx.length; i++) out[i] = xs[idx[i]!]!;
+      return out;
+    };
     /** One resample set for the items `idx` of a question set, shared by every strategy and the given metrics. */
     const intervals = (n: number, column: (s: string, m: Metric) => Float64Array, metrics: readonly Metric[], stream: string) => {
       if (n === 0) return undefined;
@@ -308,12 +322,18 @@ export class AuditScorer {
     });
     // The paired comparison (see pairs()).
     const pairs = this.pairs();
-    const side = (s: string, g: Gold, m: Metric, ks: readonly number[]) =>
-      Float64Array.from(ks, (k) => cols[g].get(s)![m][pairs[k]![g === "original" ? 0 : 1]]!);
+    const side = (s: string, g: Gold, m: Metric, ks: readonly number[]) => {
+      const col = cols[g].get(s)![m];
+      const at = g === "original" ? 0 : 1;
+      const out = new Float64Array(ks.length);
+      for (let i = 0; i < ks.length; i++) out[i] = col[pairs[ks[i]!]![at]]!;
+      return out;
+    };
     const delta = (s: string, m: Metric, ks: readonly number[]) => {
       const a = side(s, "audited", m, ks);
       const o = side(s, "original", m, ks);
-      return a.map((x, i) => x - o[i]!);
+      for (let i = 0; i < a.length; i++) a[i] = a[i]! - o[i]!;
+      return a;
     };
     const all = pairs.map((_, k) => k);
     const pairedCats = cats.map(({ c }) => all.filter((k) => this.gold.original[pairs[k]![0]]!.category === c));

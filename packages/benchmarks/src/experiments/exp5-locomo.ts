@@ -240,7 +240,7 @@ export async function runExp5(
     embedder,
     strats,
     {
-      query(ai, c) {
+      begin(ai, c) {
         const q = asked[ai]!;
         if (mainOf[ai]! < 0) return;
         relevant = goldMask(q, stores[c]!.indexOfDia, stores[c]!.diaIds.length);

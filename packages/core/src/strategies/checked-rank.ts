@@ -35,6 +35,7 @@ export function permutationProblem(order: unknown, size: number): string | null 
   }
   const xs = order as ArrayLike<unknown>;
   if (xs.length !== size) return `returned ${xs.length} indices for a store of ${size} memories; ${FIX}`;
+  if (order instanceof Int32Array && isPermutation(order, size)) return null;
   const seen = new Uint8Array(size);
   for (let r = 0; r < size; r++) {
     const i = xs[r];
@@ -46,6 +47,29 @@ export function permutationProblem(order: unknown, size: number): string | null 
   }
   return null;
 }
+
+/**
+ * Whether an Int32Array of length `size` holds every index 0 … size − 1 once: the check every shipped ranking passes,
+ * with a scratch array of stamps instead of a fresh mask per ranking (permutationProblem describes any failure).
+ */
+function isPermutation(order: Int32Array, size: number): boolean {
+  if (seenStamps.marks.length < size) seenStamps.marks = new Int32Array(Math.max(size, 2 * seenStamps.marks.length));
+  if (seenStamps.at === 0x7fffffff) {
+    seenStamps.marks.fill(0);
+    seenStamps.at = 0;
+  }
+  const at = ++seenStamps.at;
+  const marks = seenStamps.marks;
+  for (let r = 0; r < size; r++) {
+    const i = order[r]!;
+    if (i < 0 || i >= size || marks[i] === at) return false;
+    marks[i] = at;
+  }
+  return true;
+}
+
+/** isPermutation's scratch: per memory index, the stamp of the last check that saw it. */
+const seenStamps: { at: number; marks: Int32Array } = { at: 0, marks: new Int32Array(0) };
 
 /**
  * The one way every caller (benchmarks, `retrieveWith`) runs a strategy: `strategy.rank(ctx)`,
