@@ -63,7 +63,7 @@ export async function runLocomoEval(o: {
     embedderName,
     o.embedderSettings ?? embedderSettings(embedderName, {}, process.env),
   );
-  await runExp5(data, embedder, { seed: o.seed, samples: 1 }, scorer.hooks);
+  await runExp5(data, embedder, { seed: o.seed, samples: 1 }, scorer.hooks, { extended: false });
   const builtins = scorer.complete();
   const paired = pairedWithBuiltins(scored.columns, builtins, { seed: o.seed }, "locomo-eval/paired");
   const doc = {

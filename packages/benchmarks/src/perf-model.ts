@@ -33,7 +33,7 @@ export async function benchmarkTexts(): Promise<Record<EmbedRole, string[]>> {
     embedBatch: async (ts, role = "document") => (ts.forEach((t) => seen[role].add(t)), inner.embedBatch(ts)),
   };
   const spec = { seed: 1, samples: 1 };
-  await runExp5(await loadLocomo(), recorder, spec);
+  await runExp5(await loadLocomo(), recorder, spec, {}, { extended: false });
   await runEpisodic(await loadEpiRec(), recorder, spec, "perf");
   return { document: [...seen.document], query: [...seen.query] };
 }

@@ -193,3 +193,16 @@ describe("top-k guard", () => {
     for (const s of Object.values(r.run.strategies as Record<string, Record<string, number>>)) expect(s["evidence_recall@10"]).toBe(1);
   });
 });
+
+describe("runExp5 without the extended statistics", () => {
+  it("ranks, scores and writes the same, and refuses to give the extended results it did not compute", async () => {
+    const embedder = await createEmbedder("hashing");
+    const spec = { seed: 3, samples: 40 };
+    const full = await runExp5(DATA, embedder, spec);
+    const lean = await runExp5(DATA, embedder, spec, {}, { extended: false });
+    expect(lean.run).toEqual(full.run);
+    expect(lean.rankings.map((f) => Buffer.from(f.jsonl).toString())).toEqual(full.rankings.map((f) => Buffer.from(f.jsonl).toString()));
+    expect(Object.keys(full.extended.strategies as object).length).toBeGreaterThan(5);
+    expect(() => lean.extended).toThrow(/extended results were not computed \(options.extended is false\)/);
+  });
+});

@@ -146,6 +146,11 @@ export interface Exp5Hooks {
 export interface Exp5Options {
   /** Turns per line of the rankings files: a ranking's first N, or "full" for all (default DEFAULT_RANKINGS_DEPTH). */
   rankingsDepth?: RankingsDepth;
+  /**
+   * Compute the extended set's statistics (`Exp5Run.extended`: CIs and sign-flip tests on the thread pool; default
+   * true). A caller that reads only the hooks' observations (locomo-eval) passes false, and `extended` then refuses.
+   */
+  extended?: boolean;
 }
 
 /** Exp. 5 output: the results object for one embedder plus every ranking (each to the depth asked for). */
@@ -313,15 +318,20 @@ export async function runExp5(
 
   // The extended set's statistics are started now (their sign-flip tests go to the thread pool's workers) and computed
   // when `extended` is first read: exp5.ts reads it last, so the workers test while this thread builds the other files.
-  const extended = startExtendedStrategyResults(
-    strats.map((s, si) => {
-      const { "hit@10": _h10, ...m } = metricArrays(scores[si]!);
-      return { strategy: s, values: m };
-    }),
-    spec,
-    `exp5/${embedder.name}`,
-    4,
-  );
+  const extended =
+    options.extended === false
+      ? () => {
+          throw new Error("runExp5: the extended results were not computed (options.extended is false)");
+        }
+      : startExtendedStrategyResults(
+          strats.map((s, si) => {
+            const { "hit@10": _h10, ...m } = metricArrays(scores[si]!);
+            return { strategy: s, values: m };
+          }),
+          spec,
+          `exp5/${embedder.name}`,
+          4,
+        );
   return {
     run: {
       excluded,
