@@ -11,6 +11,7 @@
  *
  * A ranking may be truncated: an item past its end is not retrieved.
  */
+import { StampedMarks } from "@persode/util";
 
 /** Where a measure looks: the ranked turns, or sessions ranked by their best-ranked turn. */
 export type Granularity = "turn" | "session";
@@ -79,20 +80,16 @@ export function sessionRanks(
   goldSessions: ReadonlySet<number>,
   stopAfter = Infinity,
 ): number[] {
-  // sessions seen so far are marked with this call's stamp in a scratch array (no Set per ranking); a session number
-  // that is not a small non-negative integer takes the Set
-  if (sessionStamp.at === 0x7fffffff) {
-    sessionStamp.marks.fill(0);
-    sessionStamp.at = 0;
-  }
-  const at = ++sessionStamp.at;
-  let marks = sessionStamp.marks;
+  // sessions seen so far are marked in a reused scratch array (no Set per ranking); a session number that is not a
+  // small non-negative integer takes the Set
+  const at = seenSessions.next();
+  let marks = seenSessions.marks;
   let seen = 0;
   const ranks: number[] = [];
   for (let r = 0; r < order.length; r++) {
     const s = sessionOf[order[r]!]!;
     if (!(s >= 0 && s < SESSION_MARKS && (s | 0) === s)) return sessionRanksBySet(order, sessionOf, goldSessions, stopAfter);
-    if (s >= marks.length) marks = growMarks(s);
+    if (s >= marks.length) marks = seenSessions.cover(s);
     if (marks[s] === at) continue;
     marks[s] = at;
     seen++;
@@ -108,14 +105,8 @@ export function sessionRanks(
 /** The session numbers sessionRanks marks in its scratch array (larger or non-integer ones take the Set path). */
 const SESSION_MARKS = 1 << 20;
 
-/** sessionRanks' scratch: per session number, the stamp of the last call that saw it. */
-const sessionStamp: { at: number; marks: Int32Array } = { at: 0, marks: new Int32Array(64) };
-
-function growMarks(s: number): Int32Array {
-  const grown = new Int32Array(Math.min(SESSION_MARKS, Math.max(2 * sessionStamp.marks.length, s + 1)));
-  grown.set(sessionStamp.marks);
-  return (sessionStamp.marks = grown);
-}
+/** sessionRanks' sessions seen, one pass per call. */
+const seenSessions = new StampedMarks();
 
 /** sessionRanks with a Set of the sessions seen: any session numbers. */
 function sessionRanksBySet(
@@ -139,17 +130,19 @@ function sessionRanksBySet(
   return ranks;
 }
 
-/** Σ_{i=1..n} 1 / log2(i + 1), left to right (the first 64 kept: every ranking of a ladder reads a few of them). */
-function idealDcg(n: number): number {
-  const hit = n < IDEAL_DCG.length ? IDEAL_DCG[n] : undefined;
-  if (hit !== undefined) return hit;
+/** Σ_{i=1..n} 1 / log2(i + 1), left to right. */
+function idealDcgSum(n: number): number {
   let s = 0;
   for (let i = 1; i <= n; i++) s += 1 / Math.log2(i + 1);
-  if (n < 64) IDEAL_DCG[n] = s;
   return s;
 }
 
-const IDEAL_DCG: (number | undefined)[] = new Array<number | undefined>(64).fill(undefined);
+/** idealDcgSum for n < 64, computed once: every ranking a ladder scores reads a few of them. */
+const IDEAL_DCG = Float64Array.from({ length: 64 }, (_, n) => idealDcgSum(n));
+
+function idealDcg(n: number): number {
+  return n < IDEAL_DCG.length ? IDEAL_DCG[n]! : idealDcgSum(n);
+}
 
 /**
  * One measure of one question from the ascending 1-based ranks of its gold items (`relevantRanks` or

@@ -9,3 +9,4 @@ export { persodeCacheDir } from "./paths.js";
 export { Progress, type ProgressOptions, type ProgressUnit } from "./progress.js";
 export { fetchWithIdleTimeout, IdleTimeoutError } from "./fetch.js";
 export { WriteError, explainWriteError } from "./write-error.js";
+export { StampedMarks } from "./marks.js";

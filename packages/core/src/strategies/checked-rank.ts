@@ -1,3 +1,4 @@
+import { StampedMarks } from "@persode/util";
 import type { RankingContext } from "../ranking.js";
 import { isShipped } from "./claims.js";
 import { isolatedContext } from "./isolated-context.js";
@@ -53,13 +54,8 @@ export function permutationProblem(order: unknown, size: number): string | null 
  * with a scratch array of stamps instead of a fresh mask per ranking (permutationProblem describes any failure).
  */
 function isPermutation(order: Int32Array, size: number): boolean {
-  if (seenStamps.marks.length < size) seenStamps.marks = new Int32Array(Math.max(size, 2 * seenStamps.marks.length));
-  if (seenStamps.at === 0x7fffffff) {
-    seenStamps.marks.fill(0);
-    seenStamps.at = 0;
-  }
-  const at = ++seenStamps.at;
-  const marks = seenStamps.marks;
+  const at = seen.next(size);
+  const marks = seen.marks;
   for (let r = 0; r < size; r++) {
     const i = order[r]!;
     if (i < 0 || i >= size || marks[i] === at) return false;
@@ -68,8 +64,8 @@ function isPermutation(order: Int32Array, size: number): boolean {
   return true;
 }
 
-/** isPermutation's scratch: per memory index, the stamp of the last check that saw it. */
-const seenStamps: { at: number; marks: Int32Array } = { at: 0, marks: new Int32Array(0) };
+/** isPermutation's memory indices seen, one pass per check. */
+const seen = new StampedMarks();
 
 /**
  * The one way every caller (benchmarks, `retrieveWith`) runs a strategy: `strategy.rank(ctx)`,
