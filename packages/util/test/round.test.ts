@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { pyRound } from "../src/index.js";
+import { exactRound } from "../src/round.js";
 
 interface PyRoundFixture {
   python: string;
@@ -56,5 +57,28 @@ describe("pyRound (Python round(x, n): exact binary value, ties to even)", () =>
     expect(mismatches).toEqual([]);
     // The fixture really exercises ties: the toFixed shortcut fails on a good share of it.
     expect(naiveMismatches).toBeGreaterThan(30);
+  });
+
+  it("takes its quick path only where it equals the decimal expansion (200 000 values near and far from ties)", () => {
+    // a seeded xorshift, so a failure names a reproducible value
+    let state = 0x9e3779b9;
+    const rand = () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) / 2 ** 32;
+    };
+    const mismatches: string[] = [];
+    for (let k = 0; k < 200_000; k++) {
+      const n = k % 7;
+      const scale = 10 ** (Math.floor(rand() * 12) - 3);
+      // every fourth value sits on or a hair from an n-digit tie (K + 0.5)·10^-n, the rest anywhere
+      const x =
+        k % 4 === 0 ? ((Math.floor(rand() * 1e6) + 0.5) / 10 ** n) * (1 + (Math.floor(rand() * 5) - 2) * 2 ** -52) : (rand() - 0.5) * scale;
+      const got = pyRound(x, n);
+      const want = exactRound(x, n);
+      if (!Object.is(got, want)) mismatches.push(`pyRound(${x}, ${n}) = ${got}, decimal expansion ${want}`);
+    }
+    expect(mismatches.slice(0, 5)).toEqual([]);
   });
 });
