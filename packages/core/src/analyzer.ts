@@ -28,6 +28,8 @@ const WORD_RE = /[a-zA-Z']+/g;
 // `\b[A-Z]{3,}\b` with Unicode word boundaries (as in the reference): JavaScript's \b only knows
 // ASCII word characters, so "CAFÉ" would wrongly count as the all-caps word "CAF".
 const ALL_CAPS_RE = /(?<![\p{L}\p{N}_])[A-Z]{3,}(?![\p{L}\p{N}_])/u;
+/** A cheap necessary condition for ALL_CAPS_RE. */
+const THREE_CAPS_RE = /[A-Z]{3}/;
 const SENTENCE_SPLIT_RE = /(?<=[.!?])\s+/;
 
 /** Python's str.capitalize for ASCII-ish tokens: first character upper, the rest lower. */
@@ -72,6 +74,51 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
 
   /** Analyse one text synchronously. */
   analyzeSync(input: string): Analysis {
+    const { text, tokens, emotion, valence, intensity: E } = this.emotionOf(input);
+
+    // content words: tokens of 3+ letters that are not stopwords, each at its first place
+    const content: string[] = [];
+    const seen = new Set<string>();
+    for (const t of tokens) {
+      if (t.length > 2 && !this.stop.has(t) && !seen.has(t)) {
+        seen.add(t);
+        content.push(t);
+      }
+    }
+    // unique-then-filter equals filter-then-unique for a per-token test: the hashtags are the first three content
+    // words of 4+ letters that are not keywords
+    const hashtags: string[] = [];
+    for (let i = 0; i < content.length && hashtags.length < 3; i++) {
+      const t = content[i]!;
+      if (t.length > 3 && !this.keywords.has(t)) hashtags.push("#" + capitalize(t));
+    }
+    if (emotion !== "neutral") hashtags.push("#" + capitalize(emotion));
+
+    let event: string;
+    let words: string[];
+    if (content.length > 0) {
+      // tokens hold no whitespace, so the event's words are its tokens
+      words = content.slice(0, 8);
+      event = words.join(" ");
+    } else {
+      event = Array.from(text).slice(0, 60).join(""); // 60 code points, never half an emoji
+      words = event.split(/\s+/).filter((w) => w.length > 0);
+    }
+    const title = words.length > 0 ? words.slice(0, 4).map(capitalize).join(" ") : "Untitled";
+
+    return { text, event, emotion, intensity: E, valence, hashtags, title, significant: E >= this.threshold };
+  }
+
+  /**
+   * E alone (docs/spec.md §3), equal to analyzeSync(text).intensity without building the event, hashtags and title:
+   * for a caller that ranks by E and reads nothing else of the analysis (Exp. 5's stores and queries).
+   */
+  intensity(input: string): number {
+    return this.emotionOf(input).intensity;
+  }
+
+  /** The trimmed text, its tokens, the emotion the keyword hits pick and E with the emphasis cues (docs/spec.md §3). */
+  private emotionOf(input: string): { text: string; tokens: string[]; emotion: string; valence: number; intensity: number } {
     if (typeof input !== "string") throw new TypeError(`analyzer: text must be a string, got ${describe(input)}`);
     const text = input.trim();
     const tokens = text.toLowerCase().match(WORD_RE) ?? [];
@@ -104,24 +151,13 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
 
     const em = this.lexicon.emphasis;
     let E = base;
-    const bangs = text.split("!").length - 1;
+    let bangs = 0;
+    for (let at = text.indexOf("!"); at >= 0; at = text.indexOf("!", at + 1)) bangs++;
     E += em.per_exclamation_mark * bangs;
     if (tokens.some((t) => this.boosters.has(t))) E += em.booster_token;
-    if (ALL_CAPS_RE.test(text)) E += em.all_caps_word;
-    E = pyRound(clip(E, 0, 1), 3);
-
-    const content = unique(tokens.filter((t) => !this.stop.has(t) && t.length > 2));
-    const event = content.length > 0 ? content.slice(0, 8).join(" ") : Array.from(text).slice(0, 60).join(""); // 60 code points, never half an emoji
-
-    const hashtags = unique(tokens.filter((t) => !this.stop.has(t) && t.length > 3 && !this.keywords.has(t)))
-      .slice(0, 3)
-      .map((t) => "#" + capitalize(t));
-    if (emotion !== "neutral") hashtags.push("#" + capitalize(emotion));
-
-    const words = event.split(/\s+/).filter((w) => w.length > 0);
-    const title = words.length > 0 ? words.slice(0, 4).map(capitalize).join(" ") : "Untitled";
-
-    return { text, event, emotion, intensity: E, valence, hashtags, title, significant: E >= this.threshold };
+    // three ASCII capitals in a row are necessary for an all-caps word: the Unicode-aware test runs only then
+    if (THREE_CAPS_RE.test(text) && ALL_CAPS_RE.test(text)) E += em.all_caps_word;
+    return { text, tokens, emotion, valence, intensity: pyRound(clip(E, 0, 1), 3) };
   }
 
   /** Analyse one text (async form of analyzeSync, for the EmotionAnalyzer interface). */
@@ -146,16 +182,4 @@ export class LexiconAnalyzer implements EmotionAnalyzer {
     }
     return episodes;
   }
-}
-
-/** xs without repeats, each at its first place. */
-function unique(xs: string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const x of xs) {
-    if (seen.has(x)) continue;
-    seen.add(x);
-    out.push(x);
-  }
-  return out;
 }

@@ -183,6 +183,41 @@ describe("LexiconAnalyzer.analyzeSync (docs/spec.md §3)", () => {
     expect(() => analyzer.segment(null as unknown as string)).toThrow(/text must be a string, got null/);
   });
 
+  it("intensity() is analyzeSync().intensity on 5 000 generated texts (keywords, prefixes, boosters, caps, '!')", () => {
+    const lex = defaultLexicon();
+    const vocab = [
+      ...lex.emotions.flatMap((e) => e.keywords.flatMap((k) => [k, k + "ing", k.toUpperCase(), k.slice(0, 4)])),
+      ...lex.boosters,
+      ...lex.stopwords.slice(0, 20),
+      "CAFÉ",
+      "ÉCOLE",
+      "OK",
+      "NASA",
+      "don't",
+      "😀",
+      "!",
+      "!!",
+      "ok.",
+      "  ",
+    ];
+    let state = 12345;
+    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const mismatches: string[] = [];
+    let emphasised = 0;
+    for (let k = 0; k < 5000; k++) {
+      const words = Array.from({ length: 1 + Math.floor(next() * 12) }, () => vocab[Math.floor(next() * vocab.length)]!);
+      const text = words.join(next() < 0.5 ? " " : "");
+      const full = analyzer.analyzeSync(text);
+      if (full.intensity !== analyzer.intensity(text))
+        mismatches.push(`${JSON.stringify(text)}: ${full.intensity} vs ${analyzer.intensity(text)}`);
+      if (full.intensity !== lex.emotions.find((e) => e.emotion === full.emotion)!.intensity) emphasised++;
+    }
+    expect(mismatches.slice(0, 5)).toEqual([]);
+    // the texts exercise the emphasis cues, not only the base intensities
+    expect(emphasised).toBeGreaterThan(1000);
+    expect(() => analyzer.intensity(7 as unknown as string)).toThrow(/analyzer: text must be a string, got 7/);
+  });
+
   it("analyze() is the async form of analyzeSync()", async () => {
     const t = "I am SO HAPPY!!!";
     expect(await analyzer.analyze(t)).toEqual(analyzer.analyzeSync(t));

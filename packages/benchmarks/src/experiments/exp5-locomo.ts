@@ -211,7 +211,9 @@ export async function runExp5(
     h10: new Float64Array(n),
     mrr: new Float64Array(n),
   }));
-  const stores = data.conversations.map((conv) => conversationStore(conv, (text) => analyzer.analyzeSync(text), vectors.document));
+  const stores = data.conversations.map((conv) =>
+    conversationStore(conv, (text) => ({ intensity: analyzer.intensity(text) }), vectors.document),
+  );
   const idBytes = stores.map((st) => RankingsWriter.encodeIds(st.diaIds));
   // every strategy's rankings, the extended set's too; sized for the whole file (each line: its prefix, and its
   // written ids with ", " at the store's mean id length)
@@ -232,7 +234,7 @@ export async function runExp5(
     ...st,
     queries: questionQueries(
       asked.filter((q) => q.conversation === c),
-      (q) => analyzer.analyzeSync(q).intensity,
+      (q) => analyzer.intensity(q),
       vectors.query,
     ),
   }));
