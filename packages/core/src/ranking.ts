@@ -265,6 +265,21 @@ export class RankingContext {
     return this.ties.get(order);
   }
 
+  /**
+   * A value that depends on the store and the time but not on the query (a recency or retention column), computed
+   * once per (columns, now, key) and shared by every query's context over the same columns: `compute` must read
+   * nothing of the query, and callers must not mutate what it returns.
+   */
+  storeValue<T>(key: string, compute: () => T): T {
+    let memo = storeValues.get(this.columns);
+    if (!memo) storeValues.set(this.columns, (memo = new Map()));
+    const at = `${this.nowMs}|${key}`;
+    if (memo.has(at)) return memo.get(at) as T;
+    const value = compute();
+    memo.set(at, value);
+    return value;
+  }
+
   /** All memories by created_at, newest first, ties in insertion order. */
   recencyOrder(): Int32Array {
     let o = this.orderCache.get("recency");
@@ -275,6 +290,9 @@ export class RankingContext {
     return o;
   }
 }
+
+/** RankingContext.storeValue's values, per store's columns, by "now|key". */
+const storeValues = new WeakMap<StoreColumns, Map<string, unknown>>();
 
 /**
  * The similarity-only order (α = 1: 1·sim + 0·salience, a function of the cosines alone) of each similarity array,

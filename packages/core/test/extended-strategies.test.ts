@@ -207,6 +207,40 @@ describe("MemoryBank", () => {
   });
 });
 
+describe("query-independent columns (RankingContext.storeValue)", () => {
+  it("are computed once per store and time, shared by every query, and handed out as copies", () => {
+    const store = tinyStore();
+    const columns = store.columns();
+    const at = (t: number, v: number[]) => store.context({ text: "q", vector: Float64Array.from(v), intensity: 0 }, t, columns);
+    let calls = 0;
+    const value = (ctx: RankingContext) => ctx.storeValue("test value", () => ++calls);
+    expect([value(at(NOW, [3, 1])), value(at(NOW, [1, 0]))]).toEqual([1, 1]);
+    // another time, another store's columns: computed again
+    expect(value(at(NOW + HOUR, [3, 1]))).toBe(2);
+    expect(value(store.context({ text: "q", vector: Float64Array.of(3, 1), intensity: 0 }, NOW))).toBe(3);
+
+    // Generative Agents and MemoryBank rank two queries over shared columns as fresh stores would
+    for (const v of [
+      [3, 1],
+      [1, 0],
+      [0, 1],
+    ]) {
+      const fresh = () => tinyStore().context({ text: "q", vector: Float64Array.from(v), intensity: 0 }, NOW);
+      expect(Array.from(generativeAgents.rank(at(NOW, v)))).toEqual(Array.from(generativeAgents.rank(fresh())));
+      expect(Array.from(memoryBank.rank(at(NOW, v)))).toEqual(Array.from(memoryBank.rank(fresh())));
+      expect(generativeAgentsScores(at(NOW, v))).toEqual(generativeAgentsScores(fresh()));
+    }
+    // a caller that writes into the returned columns changes nothing the next query reads
+    const g = generativeAgentsScores(at(NOW, [3, 1]));
+    const r = memoryBankRetention(at(NOW, [3, 1]));
+    const before = [Array.from(generativeAgentsScores(at(NOW, [3, 1])).recency), Array.from(memoryBankRetention(at(NOW, [3, 1])))];
+    g.recency.fill(7);
+    g.importance.fill(7);
+    r.fill(7);
+    expect([Array.from(generativeAgentsScores(at(NOW, [3, 1])).recency), Array.from(memoryBankRetention(at(NOW, [3, 1])))]).toEqual(before);
+  });
+});
+
 describe("MMR (λ = 0.5)", () => {
   // Query (1, 0); a = (1, 0.1) and b = (1, 0.12) are near-duplicates, c = (1, −0.5) points elsewhere.
   // cos(q,·): a 0.9950, b 0.9929, c 0.8944 → cosine order a, b, c.

@@ -22,17 +22,43 @@ export function generativeAgentsScores(
   ctx: RankingContext,
   opts: GenerativeAgentsOptions = {},
 ): { recency: Float64Array; importance: Float64Array; relevance: Float64Array; score: Float64Array } {
-  const decay = opts.decayPerHour ?? 0.995;
-  const [wRec, wImp, wRel] = opts.weights ?? [1, 1, 1];
-  const { size, decayFromMs, emotionalIntensity } = ctx.columns;
-  const raw = new Float64Array(size);
-  for (let i = 0; i < size; i++) raw[i] = Math.pow(decay, Math.max(0, (ctx.nowMs - decayFromMs[i]!) / HOUR_MS));
-  const recency = minMax(raw, 0.5);
-  const importance = minMax(emotionalIntensity, 0.5);
+  const { recency, importance } = queryIndependent(ctx, opts.decayPerHour ?? 0.995);
   const relevance = minMax(ctx.similarity(), 0.5);
-  const score = new Float64Array(size);
-  for (let i = 0; i < size; i++) score[i] = wRec * recency[i]! + wImp * importance[i]! + wRel * relevance[i]!;
-  return { recency, importance, relevance, score };
+  return {
+    recency: recency.slice(),
+    importance: importance.slice(),
+    relevance,
+    score: combined(recency, importance, relevance, opts.weights),
+  };
+}
+
+/** The min-max recency and importance columns: the same for every query of a store at one time, so computed once (RankingContext.storeValue). */
+function queryIndependent(ctx: RankingContext, decay: number): { recency: Float64Array; importance: Float64Array } {
+  return ctx.storeValue(`generative-agents recency and importance, decay ${decay}`, () => {
+    const { size, decayFromMs, emotionalIntensity } = ctx.columns;
+    const raw = new Float64Array(size);
+    for (let i = 0; i < size; i++) raw[i] = Math.pow(decay, Math.max(0, (ctx.nowMs - decayFromMs[i]!) / HOUR_MS));
+    return { recency: minMax(raw, 0.5), importance: minMax(emotionalIntensity, 0.5) };
+  });
+}
+
+/** w_rec·recency + w_imp·importance + w_rel·relevance, memory by memory. */
+function combined(
+  recency: Float64Array,
+  importance: Float64Array,
+  relevance: Float64Array,
+  weights: readonly [number, number, number] = [1, 1, 1],
+): Float64Array {
+  const [wRec, wImp, wRel] = weights;
+  const score = new Float64Array(recency.length);
+  for (let i = 0; i < score.length; i++) score[i] = wRec * recency[i]! + wImp * importance[i]! + wRel * relevance[i]!;
+  return score;
+}
+
+/** Generative Agents' score alone, from the shared query-independent columns (no copies): what the strategy ranks by. */
+function score(ctx: RankingContext, decay: number, weights: readonly [number, number, number]): Float64Array {
+  const { recency, importance } = queryIndependent(ctx, decay);
+  return combined(recency, importance, minMax(ctx.similarity(), 0.5), weights);
 }
 
 /**
@@ -62,7 +88,7 @@ export function generativeAgentsStrategy(
     key,
     slug,
     description: `Park et al. 2023: min-max recency (${decay}^hours) + importance (analyzer E) + relevance (cosine), weights ${w.join(", ")}`,
-    rank: (ctx) => ctx.order(generativeAgentsScores(ctx, { decayPerHour: decay, weights: w }).score),
+    rank: (ctx) => ctx.order(score(ctx, decay, w)),
   };
 }
 

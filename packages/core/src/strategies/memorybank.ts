@@ -7,13 +7,20 @@ import type { RetrievalStrategy } from "./strategy.js";
  * Updating"): t = days since the memory was last recalled (else since it was created), S = 1 + recalls.
  */
 export function memoryBankRetention(ctx: RankingContext): Float64Array {
-  const { size, decayFromMs, recallCount } = ctx.columns;
-  const out = new Float64Array(size);
-  for (let i = 0; i < size; i++) {
-    const t = Math.max(0, (ctx.nowMs - decayFromMs[i]!) / DAY_MS);
-    out[i] = Math.exp(-t / (1 + recallCount[i]!));
-  }
-  return out;
+  return retention(ctx).slice();
+}
+
+/** The retention column, shared by every query of a store at one time (RankingContext.storeValue); never mutated. */
+function retention(ctx: RankingContext): Float64Array {
+  return ctx.storeValue("memorybank retention", () => {
+    const { size, decayFromMs, recallCount } = ctx.columns;
+    const out = new Float64Array(size);
+    for (let i = 0; i < size; i++) {
+      const t = Math.max(0, (ctx.nowMs - decayFromMs[i]!) / DAY_MS);
+      out[i] = Math.exp(-t / (1 + recallCount[i]!));
+    }
+    return out;
+  });
 }
 
 /**
@@ -36,7 +43,7 @@ export const memoryBank: RetrievalStrategy = {
   description: "Zhong et al. 2023: cosine × retention e^(−t/S), t days since last recall, S = 1 + recalls",
   rank: (ctx) => {
     const sim = ctx.similarity();
-    const r = memoryBankRetention(ctx);
+    const r = retention(ctx);
     const s = new Float64Array(ctx.size);
     for (let i = 0; i < s.length; i++) s[i] = sim[i]! * r[i]!;
     return ctx.order(s);
