@@ -19,7 +19,7 @@ import seedrandom from "seedrandom";
 import { Progress } from "@persode/util";
 import { percentileRanks } from "./python-bootstrap.js";
 import { inPhase } from "../phases.js";
-import { selectRank } from "./select.js";
+import { selectSortedPair } from "./select.js";
 import { type ResampleJob } from "./resample-kernel.js";
 import { runBlocks, sharedArray, startBlocks, type PendingBlocks } from "./thread-pool.js";
 import { type DrawJob } from "./draw-kernel.js";
@@ -359,11 +359,5 @@ export function pairedInterval(a: Float64Array, b: Float64Array): [number, numbe
 /** The values a full numeric sort of `stats` (Float64Array#sort: −0 before +0) puts at the two percentile ranks, by selection. */
 export function percentileCI(stats: Float64Array, samples: number): [number, number] {
   const [lo, hi] = percentileRanks(samples);
-  selectRank(stats, 0, stats.length - 1, hi, below);
-  // everything before hi is now not greater than stats[hi]
-  if (lo < hi) selectRank(stats, 0, hi - 1, lo, below);
-  return [stats[lo]!, stats[hi]!];
+  return selectSortedPair(stats, lo, hi);
 }
-
-/** Float64Array#sort's order: numeric, −0 before +0 (no NaN reaches here: resample means of finite values). */
-const below = (x: number, y: number): boolean => x < y || (x === 0 && y === 0 && 1 / x < 0 && 1 / y > 0);

@@ -41,3 +41,68 @@ function swap(a: Float64Array | Int32Array, i: number, j: number): void {
   a[i] = a[j]!;
   a[j] = t;
 }
+
+/**
+ * The values Float64Array#sort (numeric, −0 before +0; no NaN) puts at ranks lo ≤ hi of a, by selection with plain
+ * comparisons (a is rearranged). Equal values are interchangeable but for the sign of zero, so a zero found at a
+ * rank is given the sign the sort would put there: −0 for ranks below the count of negatives and −0s.
+ */
+export function selectSortedPair(a: Float64Array, lo: number, hi: number): [number, number] {
+  selectFloat(a, 0, a.length - 1, hi);
+  // everything before hi is now not greater than a[hi]
+  if (lo < hi) selectFloat(a, 0, hi - 1, lo);
+  let x = a[lo]!;
+  let y = a[hi]!;
+  if (x === 0 || y === 0) {
+    let below = 0; // negatives and −0s: the ranks a sort fills before the first +0
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!;
+      if (v < 0 || (v === 0 && 1 / v < 0)) below++;
+    }
+    if (x === 0) x = lo < below ? -0 : 0;
+    if (y === 0) y = hi < below ? -0 : 0;
+  }
+  return [x, y];
+}
+
+/** selectRank for plain numeric order on a Float64Array (−0 and +0 equal), the comparisons inline. */
+function selectFloat(a: Float64Array, lo: number, hi: number, k: number): void {
+  while (hi > lo) {
+    const mid = (lo + hi) >>> 1;
+    let x = a[mid]!;
+    let y = a[lo]!;
+    if (x < y) {
+      a[mid] = y;
+      a[lo] = x;
+    }
+    x = a[hi]!;
+    y = a[lo]!;
+    if (x < y) {
+      a[hi] = y;
+      a[lo] = x;
+    }
+    x = a[hi]!;
+    y = a[mid]!;
+    if (x < y) {
+      a[hi] = y;
+      a[mid] = x;
+    }
+    const pivot = a[mid]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (pivot < a[j]!) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
