@@ -1,22 +1,25 @@
 /**
  * The ranking loop's second core (ranking-loop.ts, `rankGroups(…, { worker: true })`): a worker thread ranks the
- * later groups with the same code (this package's dist/ranking-loop.js and @persode/core) while the calling thread
- * ranks the first ones and hands every order to its visitor. Rankings are pure functions of a group's memories,
+ * later units (runs of a group's queries) with the same code (this package's dist/ranking-loop.js and @persode/core)
+ * while the calling thread ranks the first ones and hands every order to its visitor. Rankings are pure functions of a group's memories,
  * vectors, time and queries, so the worker's orders are the same bits as the calling thread's would be.
  *
- * The worker posts one message per group, in order, on a MessagePort that the calling thread reads synchronously
- * (receiveMessageOnPort), waiting on a shared counter between messages. A worker that fails (an error, a stall)
- * leaves its groups to the calling thread, which ranks them itself: the same results, or the same error.
+ * The worker claims its units one at a time from the front of a shared range and posts each, in order, on a
+ * MessagePort that the calling thread reads synchronously (receiveMessageOnPort), waiting on a shared counter
+ * between messages. When the calling thread would wait, it takes the worker's last unclaimed unit back instead and
+ * ranks it itself, kept until its turn to be visited: both threads stay busy to the end, whichever is faster on the
+ * day. A worker that fails (an error, a stall) leaves its groups to the calling thread, which ranks them itself:
+ * the same results, or the same error.
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { BUILTIN_STRATEGIES, EXTENDED_STRATEGIES, type Embedder, type RetrievalStrategy } from "@persode/core";
 import { checkInterrupt } from "./interrupt.js";
-import type { RankingGroup } from "./ranking-loop.js";
+import type { RankingGroup, RankingUnit } from "./ranking-loop.js";
 import { poolThreads, STALL_MS } from "./stats/thread-pool.js";
 
-/** One group as the worker ranked it: per query k and strategy si, the order at (k·strategies + si)·size. */
+/** One unit as the worker ranked it: per query k of the unit and strategy si, the order at (k·strategies + si)·size. */
 export interface RankedGroup {
   orders: Int32Array;
   /** Per (query, strategy), ctx.nearTies of the order (null: none). */
@@ -25,55 +28,70 @@ export interface RankedGroup {
   fires: Uint8Array;
 }
 
-/** The rank worker of one rankGroups call: it ranks groups `first` … end; take(gi) returns group gi, or undefined to rank it here. */
+/**
+ * The rank worker of one rankGroups call: it ranks units `first` … end, in order, while the calling thread ranks
+ * the first ones; when the calling thread would wait, it takes units back from the end (take's `steal`).
+ */
 export interface RankWorker {
   first: number;
-  take(gi: number): RankedGroup | undefined;
+  /**
+   * Unit ui as ranked, or undefined to rank it here (the worker failed, or ui was taken back). While ui is not
+   * ready, `steal` (if given) ranks the worker's last unclaimed unit on this thread, kept until it is asked for.
+   */
+  take(ui: number, steal?: (ui: number) => RankedGroup): RankedGroup | undefined;
   close(): void;
 }
 
 /** What the worker is sent, once it runs (its workerData holds the URLs of @persode/core and of dist/ranking-loop.js). */
 interface RankJob {
+  /** The groups the worker's units are of. */
   groups: RankingGroup[];
+  /** The worker's units, in order, each a run of queries of groups[group]. */
+  units: RankingUnit[];
   strategies: string[];
   embedder: Pick<Embedder, "name" | "id" | "dim" | "model" | "prefixes">;
   port: MessagePort;
-  /** [0]: groups posted so far. */
+  /** [0]: units posted so far. */
   posted: Int32Array;
+  /**
+   * [0]: the units still to rank, next | end << 16 (indices into `units`): the worker claims `next`, the calling
+   * thread takes back `end − 1`, each by compare-and-swap, so every unit is ranked by exactly one thread.
+   */
+  range: Int32Array;
 }
 
-type RankMessage = ({ group: number } & RankedGroup) | { error: string };
+type RankMessage = ({ unit: number } & RankedGroup) | { error: string };
 
-/** The share of the ranking work the worker takes: the calling thread also visits every order (metrics, files). */
-const WORKER_SHARE = 2 / 3;
+/**
+ * The share of the ranking work the worker is given: the calling thread also visits every order (metrics, files),
+ * and takes units back from the worker's end when it would wait, so the share errs on the worker's side.
+ */
+const WORKER_SHARE = 3 / 4;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 // the modules load while the calling thread prepares the job
 const modules = Promise.all([import(workerData.loop), import(workerData.core)]);
 modules.catch(() => undefined);
-parentPort.once("message", async ({ groups, strategies, embedder: e, port, posted }) => {
+parentPort.once("message", async ({ groups, units, strategies, embedder: e, port, posted, range }) => {
   try {
-    const [{ rankGroups }, c] = await modules;
+    const [{ rankedGroup }, c] = await modules;
     const byKey = new Map([...c.BUILTIN_STRATEGIES, ...c.EXTENDED_STRATEGIES].map((s) => [s.key, s]));
     const strats = strategies.map((k) => byKey.get(k));
     const refuse = () => Promise.reject(new Error("the rank worker embeds nothing: vectors come with the groups"));
     const embedder = { name: e.name, id: e.id, dim: e.dim, model: e.model, prefixes: e.prefixes, embed: refuse, embedBatch: refuse };
-    groups.forEach((group, g) => {
-      const size = group.memories.length;
-      const S = strats.length;
-      const orders = new Int32Array(group.queries.length * S * size);
-      const nearTies = new Array(group.queries.length * S).fill(null);
-      const fires = rankGroups([group], embedder, strats, {
-        ranking(qi, si, order, _g, ties) {
-          orders.set(order, (qi * S + si) * size);
-          if (ties) nearTies[qi * S + si] = ties;
-        },
-      });
-      port.postMessage({ group: g, orders, nearTies, fires }, [orders.buffer]);
+    // claim units from the front of the range; the calling thread takes units back from its end
+    for (;;) {
+      const w = Atomics.load(range, 0);
+      const u = w & 0xffff;
+      if (u >= w >>> 16) break;
+      if (Atomics.compareExchange(range, 0, w, w + 1) !== w) continue;
+      const { group, from, to } = units[u];
+      const { orders, nearTies, fires } = rankedGroup(groups[group], embedder, strats, from, to);
+      port.postMessage({ unit: u, orders, nearTies, fires }, [orders.buffer]);
       Atomics.add(posted, 0, 1);
       Atomics.notify(posted, 0);
-    });
+    }
   } catch (err) {
     port.postMessage({ error: String((err && err.stack) || err) });
     Atomics.add(posted, 0, 1);
@@ -113,51 +131,68 @@ function loopUrl(): string {
   return self.endsWith(".js") ? new URL("./ranking-loop.js", self).href : new URL("../dist/ranking-loop.js", self).href;
 }
 
-/** The first group index to give the worker: the later groups holding about WORKER_SHARE of queries × memories (at least one group stays here). */
-function splitPoint(groups: readonly RankingGroup[]): number {
-  const work = groups.map((g) => g.queries.length * g.memories.length);
+/** The first unit to give the worker: the later units holding about WORKER_SHARE of queries × memories (at least one unit stays here). */
+function splitPoint(groups: readonly RankingGroup[], units: readonly RankingUnit[]): number {
+  const work = units.map((u) => (u.to - u.from) * groups[u.group]!.memories.length);
   const total = work.reduce((a, b) => a + b, 0);
-  let best = groups.length;
+  let best = units.length;
   let bestGap = Infinity;
   let suffix = 0;
-  for (let gi = groups.length - 1; gi >= 1; gi--) {
-    suffix += work[gi]!;
+  for (let ui = units.length - 1; ui >= 1; ui--) {
+    suffix += work[ui]!;
     const gap = Math.abs(suffix - WORKER_SHARE * total);
-    if (gap < bestGap) [best, bestGap] = [gi, gap];
+    if (gap < bestGap) [best, bestGap] = [ui, gap];
   }
   return best;
 }
 
 /**
- * Start ranking the later groups on a worker thread, or undefined when that cannot help or cannot be done: one thread
- * (PERSODE_THREADS=1), fewer than two groups, or a strategy that is not shipped (a plugin's lives in this thread).
- * `loop`: the ranking loop module the worker runs (tests point it elsewhere to see a failing worker).
+ * Start ranking the later units (default: one per group) on a worker thread, or undefined when that cannot help or
+ * cannot be done: one thread (PERSODE_THREADS=1), fewer than two units, or a strategy that is not shipped (a plugin's
+ * lives in this thread). `loop`: the ranking loop module the worker runs (tests point it elsewhere to see a failing
+ * worker). take(ui) is then asked for units first … units.length − 1, in order.
  */
 export function startRankWorker(
   groups: readonly RankingGroup[],
   embedder: Embedder,
   strats: readonly RetrievalStrategy[],
   loop: string = loopUrl(),
+  units: readonly RankingUnit[] = groups.map((g, group) => ({ group, from: 0, to: g.queries.length })),
 ): RankWorker | undefined {
-  if (poolThreads() < 2 || groups.length < 2) return undefined;
+  if (poolThreads() < 2 || units.length < 2) return undefined;
   const shipped = new Set<RetrievalStrategy>([...BUILTIN_STRATEGIES, ...EXTENDED_STRATEGIES]);
   if (!strats.every((s) => shipped.has(s))) return undefined;
-  const first = splitPoint(groups);
-  if (first >= groups.length) return undefined;
+  const first = splitPoint(groups, units);
+  if (first >= units.length) return undefined;
+  const count = units.length - first;
+  if (count >= 0x8000) return undefined; // the range packs two 16-bit indices
   const { port1, port2 } = new MessageChannel();
   const posted = new Int32Array(new SharedArrayBuffer(4));
+  const range = new Int32Array(new SharedArrayBuffer(4));
+  range[0] = count << 16;
+  // each group the worker's units are of, sent once
+  const sent = new Map<number, number>();
+  const mine = units.slice(first).map((u) => {
+    if (!sent.has(u.group)) sent.set(u.group, sent.size);
+    return { group: sent.get(u.group)!, from: u.from, to: u.to };
+  });
   const job: RankJob = {
-    groups: groups.slice(first).map((g) => ({
-      memories: g.memories,
-      vectors: g.vectors,
-      nowMs: g.nowMs,
-      queries: g.queries,
-      ...(g.memoryIntensity !== undefined ? { memoryIntensity: Array.from(g.memoryIntensity) } : {}),
-    })),
+    groups: [...sent.keys()].map((gi) => {
+      const g = groups[gi]!;
+      return {
+        memories: g.memories,
+        vectors: g.vectors,
+        nowMs: g.nowMs,
+        queries: g.queries,
+        ...(g.memoryIntensity !== undefined ? { memoryIntensity: Array.from(g.memoryIntensity) } : {}),
+      };
+    }),
+    units: mine,
     strategies: strats.map((s) => s.key),
     embedder: { name: embedder.name, id: embedder.id, dim: embedder.dim, model: embedder.model, prefixes: embedder.prefixes },
     port: port2,
     posted,
+    range,
   };
   const worker = loop === loopUrl() && prepared ? prepared : spawn(loop);
   prepared = undefined;
@@ -168,29 +203,56 @@ export function startRankWorker(
   let received = 0;
   const fail = (why: string) => {
     if (!failed)
-      process.stderr.write(`warning: the rank worker thread failed (${why}); ranking its groups on the main thread (same results)\n`);
+      process.stderr.write(`warning: the rank worker thread failed (${why}); ranking its units on the main thread (same results)\n`);
     failed = true;
     void worker.terminate();
   };
+  /** Units taken back from the worker and ranked here, by index relative to `first`, until visited. */
+  const stolen = new Map<number, RankedGroup>();
+  /** Take back the worker's last unclaimed unit (relative index), or return undefined when it has claimed them all. */
+  const takeBack = (): number | undefined => {
+    for (;;) {
+      const w = Atomics.load(range, 0);
+      const g = w & 0xffff;
+      const end = w >>> 16;
+      if (g >= end) return undefined;
+      if (Atomics.compareExchange(range, 0, w, g | ((end - 1) << 16)) === w) return end - 1;
+    }
+  };
   return {
     first,
-    take(gi) {
-      if (failed) return undefined;
-      if (gi !== next) throw new Error(`rank worker: group ${gi} asked for, ${next} expected (groups are taken in order)`);
+    take(ui, steal) {
+      if (ui !== next) throw new Error(`rank worker: unit ${ui} asked for, ${next} expected (units are taken in order)`);
       next++;
+      const rel = ui - first;
+      const kept = stolen.get(rel);
+      if (kept) {
+        stolen.delete(rel);
+        return kept;
+      }
+      if (failed) return undefined;
       let last = performance.now();
       for (;;) {
         const m = receiveMessageOnPort(port1)?.message as RankMessage | undefined;
         if (m) {
           received++;
           if ("error" in m) return void fail(m.error);
-          if (m.group !== gi - first) return void fail(`sent group ${m.group + first} when ${gi} was expected`);
+          if (m.unit !== rel) return void fail(`sent unit ${m.unit + first} when ${ui} was expected`);
           return m;
+        }
+        if (steal) {
+          const back = takeBack();
+          // ui itself, unclaimed: ranked here as it is visited
+          if (back === rel) return undefined;
+          if (back !== undefined) {
+            stolen.set(back, steal(back + first));
+            continue;
+          }
         }
         // returns at once when a message was posted since the last one received
         if (Atomics.wait(posted, 0, received, 100) === "timed-out") {
           checkInterrupt();
-          if (performance.now() - last > STALL_MS) return void fail(`no group for ${STALL_MS / 1000} s`);
+          if (performance.now() - last > STALL_MS) return void fail(`no unit for ${STALL_MS / 1000} s`);
         } else last = performance.now();
       }
     },

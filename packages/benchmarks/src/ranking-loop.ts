@@ -71,8 +71,9 @@ export interface RankOptions {
    */
   top?: number;
   /**
-   * Rank the later groups (about two thirds of the work: this thread also hands every order to the visitor) on a
-   * worker thread (./rank-worker.ts) while this thread ranks the first ones. The visitor sees the same calls in the
+   * Rank the later groups (about three quarters of the work: this thread also hands every order to the visitor, and
+   * takes groups back from the worker's end rather than wait) on a worker thread (./rank-worker.ts) while this
+   * thread ranks the first ones. The visitor sees the same calls in the
    * same order with the same orders. Only without `top`, with shipped strategies (a plugin's strategy lives in this
    * thread) and more than one thread (PERSODE_THREADS); else, or if the worker fails, everything is ranked here.
    */
@@ -102,24 +103,61 @@ export function rankGroups(
     let total = 0;
     for (const g of groups) total += g.queries.length;
     const fires = new Uint8Array(total);
-    const worker = options.worker && top === undefined ? startRankWorker(groups, embedder, strats) : undefined;
-    const split = worker?.first ?? groups.length;
+    const units = options.worker && top === undefined ? rankingUnits(groups) : [];
+    const worker = units.length > 0 ? startRankWorker(groups, embedder, strats, undefined, units) : undefined;
     let qi = 0;
+    if (!worker) {
+      for (let gi = 0; gi < groups.length; gi++) qi = rankGroup(groups[gi]!, gi, qi, embedder, strats, visitor, fires, progress, top);
+      return fires;
+    }
+    // while the worker's next unit is not ready, this thread ranks the worker's last unclaimed one (visited in turn)
+    const steal = (ui: number) => {
+      const u = units[ui]!;
+      return rankedGroup(groups[u.group]!, embedder, strats, u.from, u.to);
+    };
     try {
-      for (let gi = 0; gi < groups.length; gi++) {
-        const ranked = gi >= split ? worker!.take(gi) : undefined;
+      for (let ui = 0; ui < units.length; ui++) {
+        const u = units[ui]!;
+        const g = groups[u.group]!;
+        const ranked = ui >= worker.first ? worker.take(ui, steal) : undefined;
         qi = ranked
-          ? visitRanked(groups[gi]!, gi, qi, ranked, embedder, strats, visitor, fires, progress)
-          : rankGroup(groups[gi]!, gi, qi, embedder, strats, visitor, fires, progress, top);
+          ? visitRanked(g, u, qi, ranked, embedder, strats, visitor, fires, progress)
+          : rankGroup(g, u.group, qi, embedder, strats, visitor, fires, progress, undefined, u.from, u.to);
       }
     } finally {
-      worker?.close();
+      worker.close();
     }
     return fires;
   });
 }
 
-/** Rank one group's queries with every strategy, handing each order to `visitor`; returns the next query index. */
+/**
+ * A run of one group's queries, from … to − 1: what the rank worker and the calling thread share out. Groups are
+ * cut into units of at most UNIT_QUERIES queries, so the last units to rank, and to visit once the worker is done,
+ * are small whatever the groups' sizes; a group's store is built once per thread however many units it has.
+ */
+export interface RankingUnit {
+  group: number;
+  from: number;
+  to: number;
+}
+
+/** Queries per ranking unit at most. */
+const UNIT_QUERIES = 32;
+
+/** Every group's units, in order (a group without queries is one empty unit, so its store is still built and checked). */
+function rankingUnits(groups: readonly RankingGroup[]): RankingUnit[] {
+  const units: RankingUnit[] = [];
+  groups.forEach((g, group) => {
+    const n = g.queries.length;
+    const parts = Math.max(1, Math.ceil(n / UNIT_QUERIES));
+    // equal parts (sizes differ by at most one), not 32s and a remainder
+    for (let k = 0; k < parts; k++) units.push({ group, from: Math.floor((k * n) / parts), to: Math.floor(((k + 1) * n) / parts) });
+  });
+  return units;
+}
+
+/** Rank one group's queries from … to − 1 with every strategy, handing each order to `visitor`; returns the next query index. */
 function rankGroup(
   group: RankingGroup,
   gi: number,
@@ -130,10 +168,13 @@ function rankGroup(
   fires: Uint8Array,
   progress: Progress | undefined,
   top: number | undefined,
+  from = 0,
+  to = group.queries.length,
 ): number {
   const { store, columns } = groupStore(group, embedder);
   const staticOrders: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(strats.length);
-  for (const q of group.queries) {
+  for (let k = from; k < to; k++) {
+    const q = group.queries[k]!;
     fires[qi] = gateFires(q.intensity) ? 1 : 0;
     const ctx = store.context(q, group.nowMs, columns);
     visitor.begin?.(qi, gi);
@@ -158,10 +199,50 @@ function rankGroup(
   return qi;
 }
 
-/** Hand a group the rank worker ranked to `visitor`, as rankGroup would have (the same calls, in the same order). */
+/**
+ * One group's queries from … to − 1 (a unit) ranked with every strategy and kept, as the rank worker hands them over
+ * (./rank-worker.ts): the worker runs this, and so does the calling thread for a unit it takes back from the worker.
+ * No progress is ticked here: visitRanked ticks when the unit is visited.
+ * @internal exported for the rank worker, which imports dist/ranking-loop.js by URL, and for test/rank-worker.test.ts.
+ */
+export function rankedGroup(
+  group: RankingGroup,
+  embedder: Embedder,
+  strats: readonly RetrievalStrategy[],
+  from = 0,
+  to = group.queries.length,
+): RankedGroup {
+  const size = group.memories.length;
+  const S = strats.length;
+  const n = to - from;
+  const orders = new Int32Array(n * S * size);
+  const nearTies = new Array<Int32Array | null>(n * S).fill(null);
+  const fires = new Uint8Array(n);
+  rankGroup(
+    group,
+    0,
+    0,
+    embedder,
+    strats,
+    {
+      ranking(qi, si, order, _g, ties) {
+        orders.set(order, (qi * S + si) * size);
+        if (ties) nearTies[qi * S + si] = ties;
+      },
+    },
+    fires,
+    undefined,
+    undefined,
+    from,
+    to,
+  );
+  return { orders, nearTies, fires };
+}
+
+/** Hand a unit the rank worker ranked to `visitor`, as rankGroup would have (the same calls, in the same order). */
 function visitRanked(
   group: RankingGroup,
-  gi: number,
+  unit: RankingUnit,
   qi: number,
   ranked: RankedGroup,
   embedder: Embedder,
@@ -173,7 +254,9 @@ function visitRanked(
   // the store is built here only for a visitor that reads a query's context
   const built = visitor.query ? groupStore(group, embedder) : undefined;
   const size = group.memories.length;
-  group.queries.forEach((q, k) => {
+  const gi = unit.group;
+  for (let k = 0; k < unit.to - unit.from; k++) {
+    const q = group.queries[unit.from + k]!;
     fires[qi] = ranked.fires[k]!;
     visitor.begin?.(qi, gi);
     if (built) visitor.query!(qi, gi, built.store.context(q, group.nowMs, built.columns));
@@ -186,7 +269,7 @@ function visitRanked(
     qi++;
     progress?.tick();
     checkInterrupt();
-  });
+  }
   return qi;
 }
 

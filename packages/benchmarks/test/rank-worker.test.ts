@@ -3,7 +3,7 @@
 // gate firings as when everything is ranked on this thread; a worker that cannot run leaves its groups to this thread.
 import { EXTENDED_STRATEGIES, HashingEmbedder, similarityOnly, type Embedder, type RetrievalStrategy } from "@persode/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { rankGroups, type RankingGroup } from "../src/ranking-loop.js";
+import { rankedGroup, rankGroups, type RankingGroup } from "../src/ranking-loop.js";
 import { prepareRankWorker, startRankWorker } from "../src/rank-worker.js";
 import { randomGroup } from "./random-groups.js";
 
@@ -87,6 +87,16 @@ describe("rankGroups on a rank worker", () => {
     expect(run(true)).toEqual(here);
   });
 
+  it("cuts groups of many queries into units (≤ 32 queries) and still gives the visitor the calls of a run here", () => {
+    // 33 … 97 queries per group: two to four units each, so units of one group go to both threads
+    const gs = Array.from({ length: 4 }, (_, i) => randomGroup(`units-${i}`, 15 + 5 * i, 33 + 21 * i, (r) => Math.floor(r() * 5) / 4));
+    const strats = [similarityOnly, ...EXTENDED_STRATEGIES.slice(0, 3)];
+    const here = calls(gs, hashing, strats, false);
+    const split = calls(gs, hashing, strats, true);
+    expect(split.out.length).toBe(here.out.length);
+    expect(split).toEqual(here);
+  });
+
   it("hands the worker the later groups, and keeps at least the first here", () => {
     const gs = groups(6);
     const w = startRankWorker(gs, hashing, [similarityOnly]);
@@ -97,8 +107,35 @@ describe("rankGroups on a rank worker", () => {
       const r = w!.take(gi)!;
       expect(r.orders.length).toBe(gs[gi]!.queries.length * gs[gi]!.memories.length);
     }
-    expect(() => w!.take(0)).toThrow(/group 0 asked for, 6 expected/);
+    expect(() => w!.take(0)).toThrow(/unit 0 asked for, 6 expected/);
     w!.close();
+  });
+
+  it("takes groups back from the worker's end instead of waiting: each group ranked once, the same orders", () => {
+    const gs = groups(8);
+    const strats = EXTENDED_STRATEGIES;
+    // a new worker still loads its modules when the first group is asked for, so this thread takes groups back
+    const w = startRankWorker(gs, hashing, strats)!;
+    const stolen: number[] = [];
+    const steal = (gi: number) => (stolen.push(gi), rankedGroup(gs[gi]!, hashing, strats));
+    const got = Array.from({ length: gs.length - w.first }, (_, k) => w.take(w.first + k, steal));
+    w.close();
+    expect(stolen.length).toBeGreaterThan(0);
+    // taken back from the end, each once, and never one the worker posted
+    expect(stolen).toEqual([...stolen].sort((a, b) => b - a));
+    expect(new Set(stolen).size).toBe(stolen.length);
+    got.forEach((r, k) => {
+      const gi = w.first + k;
+      const want = rankedGroup(gs[gi]!, hashing, strats);
+      // undefined: the group asked for was itself unclaimed, and is ranked by the caller as it is visited
+      if (r === undefined) expect(stolen).not.toContain(gi);
+      else
+        expect({ orders: Array.from(r.orders), fires: Array.from(r.fires), ties: r.nearTies }).toEqual({
+          orders: Array.from(want.orders),
+          fires: Array.from(want.fires),
+          ties: want.nearTies,
+        });
+    });
   });
 
   it("is not started for a strategy that is not shipped (a plugin's), one thread, or one group", () => {
@@ -118,7 +155,7 @@ describe("rankGroups on a rank worker", () => {
     expect(w!.take(w!.first + 1)).toBeUndefined();
     w!.close();
     expect(String(warn.mock.calls[0]?.[0])).toMatch(
-      /warning: the rank worker thread failed \(.*nonexistent.*\); ranking its groups on the main thread/s,
+      /warning: the rank worker thread failed \(.*nonexistent.*\); ranking its units on the main thread/s,
     );
   });
 });
