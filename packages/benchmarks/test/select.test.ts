@@ -1,17 +1,12 @@
 // Order statistics by selection (src/stats/select.ts) against a full Float64Array#sort, the order the percentile CIs
 // are defined by: numeric, −0 before +0.
+import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import { selectSortedPair } from "../src/stats/select.js";
 
 describe("selectSortedPair", () => {
   it("gives the values a sort puts at two ranks, the sign of zero included (3 000 arrays)", () => {
-    let state = 0x2545f491;
-    const r = () => {
-      state ^= state << 13;
-      state ^= state >>> 17;
-      state ^= state << 5;
-      return (state >>> 0) / 2 ** 32;
-    };
+    const r = seedrandom("select-sorted-pair");
     const mismatches: string[] = [];
     let signedZeros = 0;
     for (let t = 0; t < 3000; t++) {

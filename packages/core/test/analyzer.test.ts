@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { prng } from "./prng.js";
 import { defaultLexicon, LexiconAnalyzer, SIGNIFICANCE_THRESHOLD, validateLexicon, type Analysis } from "../src/index.js";
 
 // Expected values are derived by hand from docs/spec.md §3 and data/lexicon.json; each comment shows the
@@ -200,8 +201,7 @@ describe("LexiconAnalyzer.analyzeSync (docs/spec.md §3)", () => {
       "ok.",
       "  ",
     ];
-    let state = 12345;
-    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const next = prng(12345);
     const mismatches: string[] = [];
     let emphasised = 0;
     for (let k = 0; k < 5000; k++) {
