@@ -4,10 +4,10 @@
  * csv-parse and validated row by row; every problem is reported as `emobank.csv:line: message`.
  */
 import { parse } from "csv-parse/sync";
-import { z } from "zod";
 import { type DataIssue, DatasetFormatError } from "./errors.js";
 import { EMOBANK } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
+import { lazily, zod } from "./zod.js";
 
 /** The splits of EmoBank. */
 export const EMOBANK_SPLITS = ["train", "dev", "test"] as const;
@@ -35,22 +35,25 @@ export interface EmoBankDataset {
 /** What a V, A or D field must look like (checked before it is read as a number). */
 const SCORE_RE = /^\d+(\.\d+)?$/;
 
-const score = (what: string) =>
-  z
-    .string()
-    .regex(SCORE_RE, `${what} must be a number on 1–5`)
-    .transform(Number)
-    .refine((v) => v >= 1 && v <= 5, `${what} must be on the 1–5 scale`);
-
-const rowSchema = z.object({
-  id: z.string().min(1, "id must not be empty"),
-  split: z.enum(EMOBANK_SPLITS, {
-    error: (iss) => `unknown split ${JSON.stringify(iss.input)}; expected one of ${EMOBANK_SPLITS.join(", ")}`,
-  }),
-  V: score("V (valence)"),
-  A: score("A (arousal)"),
-  D: score("D (dominance)"),
-  text: z.string(),
+/** The zod schema of a row, for parseReportingEveryIssue's messages: built the first time a file has a problem (./zod.ts). */
+const rowSchema = lazily(() => {
+  const { z } = zod();
+  const score = (what: string) =>
+    z
+      .string()
+      .regex(SCORE_RE, `${what} must be a number on 1–5`)
+      .transform(Number)
+      .refine((v) => v >= 1 && v <= 5, `${what} must be on the 1–5 scale`);
+  return z.object({
+    id: z.string().min(1, "id must not be empty"),
+    split: z.enum(EMOBANK_SPLITS, {
+      error: (iss) => `unknown split ${JSON.stringify(iss.input)}; expected one of ${EMOBANK_SPLITS.join(", ")}`,
+    }),
+    V: score("V (valence)"),
+    A: score("A (arousal)"),
+    D: score("D (dominance)"),
+    text: z.string(),
+  });
 });
 
 /** Validate and convert the EmoBank CSV bytes; throws DatasetFormatError listing every bad line. */
@@ -129,7 +132,7 @@ function parseReportingEveryIssue(bytes: Uint8Array, sha256: string, path: strin
       issues.push({ where, message: `expected ${EMOBANK_COLUMNS.length} fields, found ${record.length}` });
       continue;
     }
-    const r = rowSchema.safeParse(Object.fromEntries(EMOBANK_COLUMNS.map((c, i) => [c, record[i]])));
+    const r = rowSchema().safeParse(Object.fromEntries(EMOBANK_COLUMNS.map((c, i) => [c, record[i]])));
     if (!r.success) {
       for (const iss of r.error.issues) issues.push({ where: `${where} (${iss.path.join(".")})`, message: iss.message });
       continue;

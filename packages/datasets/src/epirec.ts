@@ -1,11 +1,12 @@
 import { parseIsoDateTime } from "@persode/util";
-import { z } from "zod";
+import type { z } from "zod";
 import type { EpisodicCorpus, EpisodicEpisode, EpisodicPersona } from "./corpus.js";
 import { type DataIssue, DatasetFormatError } from "./errors.js";
-import { checkWith, formatJsonPath } from "./issues.js";
+import { checkShaped, formatJsonPath, isIntIn, isOptionalText, isRecord, isText } from "./issues.js";
 import { parseJsonBytes } from "./json.js";
 import { EPIREC } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
+import { lazily, zod } from "./zod.js";
 
 /** The three probe types of EpiRec v1.0, one of each per episode. */
 export const EPIREC_PROBE_TYPES = ["factual", "reflective_explicit", "reflective_implicit"] as const;
@@ -16,50 +17,83 @@ export const EPIREC_VALENCES = ["positive", "negative", "neutral"] as const;
 /** The v1.0 shape: personas × episodes per persona × probes per episode. */
 export const EPIREC_SHAPE = { personas: 12, episodesPerPersona: 14, probesPerEpisode: 3 } as const;
 
-const oneOf = (values: readonly string[], what: string) =>
-  z.string().refine((v) => values.includes(v), {
-    error: (iss) => `unknown ${what} ${JSON.stringify(iss.input)}; expected one of ${values.join(", ")}`,
+/** The zod schema of the document: built the first time a document fails its plain check (./zod.ts). */
+const epirecSchema = lazily(() => {
+  const { z } = zod();
+  const oneOf = (values: readonly string[], what: string) =>
+    z.string().refine((v) => values.includes(v), {
+      error: (iss) => `unknown ${what} ${JSON.stringify(iss.input)}; expected one of ${values.join(", ")}`,
+    });
+  const isoDate = (what: string) =>
+    z.string().refine((v) => parseIsoDateTime(v) !== undefined, {
+      error: (iss) => `${what} ${JSON.stringify(iss.input)} is not a valid ISO-8601 date-time (e.g. 2025-03-02T19:30:00+00:00)`,
+    });
+  const probeSchema = z.object({
+    id: z.string().min(1, "probe id must be a non-empty string"),
+    type: oneOf(EPIREC_PROBE_TYPES, "probe type"),
+    query: z.string().min(1, "query must be a non-empty string"),
   });
-
-const isoDate = (what: string) =>
-  z.string().refine((v) => parseIsoDateTime(v) !== undefined, {
-    error: (iss) => `${what} ${JSON.stringify(iss.input)} is not a valid ISO-8601 date-time (e.g. 2025-03-02T19:30:00+00:00)`,
+  const episodeSchema = z.object({
+    id: z.string().min(1, "episode id must be a non-empty string"),
+    session: z.number().int().min(1),
+    date_time: isoDate("date_time"),
+    text: z.string().min(1, "text must be a non-empty string"),
+    emotion: z.string().min(1),
+    intensity_band: oneOf(EPIREC_INTENSITY_BANDS, "intensity_band"),
+    valence: oneOf(EPIREC_VALENCES, "valence"),
+    probes: z
+      .array(probeSchema)
+      .length(EPIREC_SHAPE.probesPerEpisode, `EpiRec v1.0 has exactly ${EPIREC_SHAPE.probesPerEpisode} probes per episode`),
   });
-
-const probeSchema = z.object({
-  id: z.string().min(1, "probe id must be a non-empty string"),
-  type: oneOf(EPIREC_PROBE_TYPES, "probe type"),
-  query: z.string().min(1, "query must be a non-empty string"),
+  const personaSchema = z.object({
+    persona_id: z.string().min(1, "persona_id must be a non-empty string"),
+    name: z.string().optional(),
+    age: z.number().optional(),
+    context: z.string().optional(),
+    episodes: z
+      .array(episodeSchema)
+      .length(EPIREC_SHAPE.episodesPerPersona, `EpiRec v1.0 has exactly ${EPIREC_SHAPE.episodesPerPersona} episodes per persona`),
+  });
+  return z.object({
+    version: z.literal("1.0", { error: (iss) => `expected version "1.0", got ${JSON.stringify(iss.input)}` }),
+    reference_now: isoDate("reference_now"),
+    personas: z.array(personaSchema).length(EPIREC_SHAPE.personas, `EpiRec v1.0 has exactly ${EPIREC_SHAPE.personas} personas`),
+  });
 });
+type RawEpiRec = z.output<ReturnType<typeof epirecSchema>>;
 
-const episodeSchema = z.object({
-  id: z.string().min(1, "episode id must be a non-empty string"),
-  session: z.number().int().min(1),
-  date_time: isoDate("date_time"),
-  text: z.string().min(1, "text must be a non-empty string"),
-  emotion: z.string().min(1),
-  intensity_band: oneOf(EPIREC_INTENSITY_BANDS, "intensity_band"),
-  valence: oneOf(EPIREC_VALENCES, "valence"),
-  probes: z
-    .array(probeSchema)
-    .length(EPIREC_SHAPE.probesPerEpisode, `EpiRec v1.0 has exactly ${EPIREC_SHAPE.probesPerEpisode} probes per episode`),
-});
+const PROBE_TYPES: ReadonlySet<unknown> = new Set(EPIREC_PROBE_TYPES);
+const INTENSITY_BANDS: ReadonlySet<unknown> = new Set(EPIREC_INTENSITY_BANDS);
+const VALENCES: ReadonlySet<unknown> = new Set(EPIREC_VALENCES);
 
-const personaSchema = z.object({
-  persona_id: z.string().min(1, "persona_id must be a non-empty string"),
-  name: z.string().optional(),
-  age: z.number().optional(),
-  context: z.string().optional(),
-  episodes: z
-    .array(episodeSchema)
-    .length(EPIREC_SHAPE.episodesPerPersona, `EpiRec v1.0 has exactly ${EPIREC_SHAPE.episodesPerPersona} episodes per persona`),
-});
-
-const epirecSchema = z.object({
-  version: z.literal("1.0", { error: (iss) => `expected version "1.0", got ${JSON.stringify(iss.input)}` }),
-  reference_now: isoDate("reference_now"),
-  personas: z.array(personaSchema).length(EPIREC_SHAPE.personas, `EpiRec v1.0 has exactly ${EPIREC_SHAPE.personas} personas`),
-});
+const isIsoDate = (v: unknown): v is string => typeof v === "string" && parseIsoDateTime(v) !== undefined;
+/** An array of exactly `length` items, each passing `item` (holes fail it). */
+const isArrayOf = (v: unknown, length: number, item: (x: unknown) => boolean): v is unknown[] => {
+  if (!Array.isArray(v) || v.length !== length) return false;
+  for (let i = 0; i < length; i++) if (!item(v[i])) return false;
+  return true;
+};
+const isProbe = (v: unknown) => isRecord(v) && isText(v.id, 1) && PROBE_TYPES.has(v.type) && isText(v.query, 1);
+const isEpisode = (v: unknown) =>
+  isRecord(v) &&
+  isText(v.id, 1) &&
+  isIntIn(v.session, 1, Number.MAX_SAFE_INTEGER) &&
+  isIsoDate(v.date_time) &&
+  isText(v.text, 1) &&
+  isText(v.emotion, 1) &&
+  INTENSITY_BANDS.has(v.intensity_band) &&
+  VALENCES.has(v.valence) &&
+  isArrayOf(v.probes, EPIREC_SHAPE.probesPerEpisode, isProbe);
+const isPersona = (v: unknown) =>
+  isRecord(v) &&
+  isText(v.persona_id, 1) &&
+  isOptionalText(v.name) &&
+  (v.age === undefined || (typeof v.age === "number" && Number.isFinite(v.age))) &&
+  isOptionalText(v.context) &&
+  isArrayOf(v.episodes, EPIREC_SHAPE.episodesPerPersona, isEpisode);
+/** What epirecSchema accepts, as plain predicates (checkShaped): the pinned file passes them without loading zod. */
+const isEpiRec = (v: unknown): v is RawEpiRec =>
+  isRecord(v) && v.version === "1.0" && isIsoDate(v.reference_now) && isArrayOf(v.personas, EPIREC_SHAPE.personas, isPersona);
 
 /**
  * Validate the EpiRec v1.0 JSON (12 × 14 × 3, unique ids, known probe types, one probe of each type per episode)
@@ -68,7 +102,7 @@ const epirecSchema = z.object({
 export function parseEpiRec(json: unknown, sha256 = "", path = "<in-memory>"): EpisodicCorpus {
   const subject = `EpiRec v1.0 (${path})`;
   const issues: DataIssue[] = [];
-  const doc = checkWith(epirecSchema, json, [], issues);
+  const doc = checkShaped(isEpiRec, epirecSchema, json, [], issues);
   if (!doc) throw new DatasetFormatError(subject, issues);
 
   const personaIds = new Map<string, string>();

@@ -1,10 +1,11 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { type DataIssue, DatasetFormatError } from "./errors.js";
-import { checkWith } from "./issues.js";
+import { checkShaped, isIntIn, isRecord, isStrings, isText } from "./issues.js";
 import { parseJsonBytes } from "./json.js";
 import type { LocomoDataset } from "./locomo.js";
 import { LOCOMO_AUDIT } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
+import { lazily, zod } from "./zod.js";
 
 /** The audit's error types (dial481/locomo-audit `errors.json`, field `error_type`). */
 export const LOCOMO_AUDIT_ERROR_TYPES = [
@@ -49,19 +50,40 @@ export interface LocomoAudit {
 
 const QUESTION_ID = /^locomo_(0|[1-9]\d*)_qa(0|[1-9]\d*)$/;
 
-const entrySchema = z.object({
-  question_id: z
-    .string()
-    .regex(QUESTION_ID, "question_id must look like locomo_<conversation>_qa<i> (0-based, no leading zeros), e.g. locomo_0_qa1"),
-  question: z.string().min(1, "question must be a non-empty string"),
-  golden_answer: z.string(),
-  category: z.number().int().min(1, "category must be 1–5").max(5, "category must be 1–5"),
-  error_type: z.enum(LOCOMO_AUDIT_ERROR_TYPES, `error_type must be one of ${LOCOMO_AUDIT_ERROR_TYPES.join(", ")}`),
-  cited_evidence: z.array(z.string()),
-  correct_evidence: z.array(z.string()),
-  reasoning: z.string(),
-  correct_answer: z.string(),
+/** The zod schema of an entry: built the first time a value fails its plain check (./zod.ts). */
+const entrySchema = lazily(() => {
+  const { z } = zod();
+  return z.object({
+    question_id: z
+      .string()
+      .regex(QUESTION_ID, "question_id must look like locomo_<conversation>_qa<i> (0-based, no leading zeros), e.g. locomo_0_qa1"),
+    question: z.string().min(1, "question must be a non-empty string"),
+    golden_answer: z.string(),
+    category: z.number().int().min(1, "category must be 1–5").max(5, "category must be 1–5"),
+    error_type: z.enum(LOCOMO_AUDIT_ERROR_TYPES, `error_type must be one of ${LOCOMO_AUDIT_ERROR_TYPES.join(", ")}`),
+    cited_evidence: z.array(z.string()),
+    correct_evidence: z.array(z.string()),
+    reasoning: z.string(),
+    correct_answer: z.string(),
+  });
 });
+type RawEntry = z.output<ReturnType<typeof entrySchema>>;
+
+const ERROR_TYPES: ReadonlySet<unknown> = new Set(LOCOMO_AUDIT_ERROR_TYPES);
+
+/** What entrySchema accepts, as plain predicates (checkShaped): the pinned file passes them without loading zod. */
+const isEntry = (v: unknown): v is RawEntry =>
+  isRecord(v) &&
+  isText(v.question_id) &&
+  QUESTION_ID.test(v.question_id) &&
+  isText(v.question, 1) &&
+  isText(v.golden_answer) &&
+  isIntIn(v.category, 1, 5) &&
+  ERROR_TYPES.has(v.error_type) &&
+  isStrings(v.cited_evidence) &&
+  isStrings(v.correct_evidence) &&
+  isText(v.reasoning) &&
+  isText(v.correct_answer);
 
 function same(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -79,7 +101,7 @@ export function parseLocomoAudit(json: unknown, locomo: LocomoDataset, sha256 = 
   const entries: LocomoAuditEntry[] = [];
   const seen = new Map<string, number>();
   json.forEach((raw, i) => {
-    const e = checkWith(entrySchema, raw, [i], issues);
+    const e = checkShaped(isEntry, entrySchema, raw, [i], issues);
     if (!e) return;
     const at = `[${i}] (${e.question_id})`;
     const prev = seen.get(e.question_id);

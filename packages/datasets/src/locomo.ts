@@ -1,10 +1,11 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { parseLocomoDateTime } from "./dates.js";
 import { type DataIssue, DatasetFormatError } from "./errors.js";
-import { checkWith } from "./issues.js";
+import { checkShaped, isIntIn, isOptionalText, isRecord, isStrings, isText } from "./issues.js";
 import { LOCOMO } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
 import { parseJsonBytes } from "./json.js";
+import { lazily, zod } from "./zod.js";
 
 /**
  * The LoCoMo QA category map: the integer `category` of `locomo10.json` and the reasoning type it labels. The
@@ -71,29 +72,57 @@ export interface LocomoDataset {
   path: string;
 }
 
-const turnSchema = z.object({
-  speaker: z.string().min(1, "speaker must be a non-empty string"),
-  text: z.string(),
-  dia_id: z.string().regex(/^D\d+:\d+$/, "dia_id must look like D<session>:<turn>, e.g. D1:3"),
-  blip_caption: z.string().optional(),
-});
+const DIA_ID = /^D\d+:\d+$/;
 
-const qaSchema = z.object({
-  question: z.string().min(1, "question must be a non-empty string"),
-  answer: z.union([z.string(), z.number()]).optional(),
-  category: z.number().int().min(1, "category must be 1–5").max(5, "category must be 1–5"),
-  evidence: z.array(z.string()),
-  adversarial_answer: z.string().optional(),
+/** The zod schemas of a sample, a turn and a question: built the first time a value fails its plain check (./zod.ts). */
+const schemas = lazily(() => {
+  const { z } = zod();
+  return {
+    turn: z.object({
+      speaker: z.string().min(1, "speaker must be a non-empty string"),
+      text: z.string(),
+      dia_id: z.string().regex(DIA_ID, "dia_id must look like D<session>:<turn>, e.g. D1:3"),
+      blip_caption: z.string().optional(),
+    }),
+    qa: z.object({
+      question: z.string().min(1, "question must be a non-empty string"),
+      answer: z.union([z.string(), z.number()]).optional(),
+      category: z.number().int().min(1, "category must be 1–5").max(5, "category must be 1–5"),
+      evidence: z.array(z.string()),
+      adversarial_answer: z.string().optional(),
+    }),
+    sample: z.object({
+      sample_id: z.string().min(1),
+      conversation: z.looseObject({
+        speaker_a: z.string().min(1),
+        speaker_b: z.string().min(1),
+      }),
+      qa: z.array(z.unknown()),
+    }),
+  };
 });
+type Schemas = ReturnType<typeof schemas>;
+type RawTurn = z.output<Schemas["turn"]>;
+type RawQa = z.output<Schemas["qa"]>;
+type RawSample = z.output<Schemas["sample"]>;
 
-const sampleSchema = z.object({
-  sample_id: z.string().min(1),
-  conversation: z.looseObject({
-    speaker_a: z.string().min(1),
-    speaker_b: z.string().min(1),
-  }),
-  qa: z.array(z.unknown()),
-});
+// What each schema accepts, as plain predicates (checkShaped): the pinned file passes them without loading zod.
+const isTurn = (v: unknown): v is RawTurn =>
+  isRecord(v) && isText(v.speaker, 1) && isText(v.text) && isText(v.dia_id) && DIA_ID.test(v.dia_id) && isOptionalText(v.blip_caption);
+const isQa = (v: unknown): v is RawQa =>
+  isRecord(v) &&
+  isText(v.question, 1) &&
+  (v.answer === undefined || typeof v.answer === "string" || (typeof v.answer === "number" && Number.isFinite(v.answer))) &&
+  isIntIn(v.category, 1, 5) &&
+  isStrings(v.evidence) &&
+  isOptionalText(v.adversarial_answer);
+const isSample = (v: unknown): v is RawSample =>
+  isRecord(v) &&
+  isText(v.sample_id, 1) &&
+  isRecord(v.conversation) &&
+  isText(v.conversation.speaker_a, 1) &&
+  isText(v.conversation.speaker_b, 1) &&
+  Array.isArray(v.qa);
 
 const SESSION_KEY = /^session_(\d+)$/;
 
@@ -109,7 +138,7 @@ export function parseLocomo(json: unknown, sha256 = "", path = "<in-memory>"): L
   const conversations: LocomoConversation[] = [];
   const sampleIds = new Map<string, number>();
   json.forEach((raw, ci) => {
-    const sample = checkWith(sampleSchema, raw, [ci], issues);
+    const sample = checkShaped(isSample, () => schemas().sample, raw, [ci], issues);
     if (!sample) return;
     const prev = sampleIds.get(sample.sample_id);
     if (prev !== undefined) {
@@ -152,7 +181,7 @@ export function parseLocomo(json: unknown, sha256 = "", path = "<in-memory>"): L
       }
       const turns: LocomoTurn[] = [];
       (conv[key] as unknown[]).forEach((rawTurn, ti) => {
-        const t = checkWith(turnSchema, rawTurn, [ci, "conversation", key, ti], issues);
+        const t = checkShaped(isTurn, () => schemas().turn, rawTurn, [ci, "conversation", key, ti], issues);
         if (!t) return;
         const where = `[${ci}].conversation.${key}[${ti}].dia_id`;
         const seen = diaIds.get(t.dia_id);
@@ -171,7 +200,7 @@ export function parseLocomo(json: unknown, sha256 = "", path = "<in-memory>"): L
     }
     const qa: LocomoQA[] = [];
     sample.qa.forEach((rawQa, qi) => {
-      const q = checkWith(qaSchema, rawQa, [ci, "qa", qi], issues);
+      const q = checkShaped(isQa, () => schemas().qa, rawQa, [ci, "qa", qi], issues);
       if (!q) return;
       const item: LocomoQA = { question: q.question, category: q.category, evidence: q.evidence };
       if (q.answer !== undefined) item.answer = q.answer;
