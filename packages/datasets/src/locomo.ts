@@ -122,7 +122,14 @@ const isSample = (v: unknown): v is RawSample =>
   isRecord(v.conversation) &&
   isText(v.conversation.speaker_a, 1) &&
   isText(v.conversation.speaker_b, 1) &&
-  Array.isArray(v.qa);
+  isDense(v.qa);
+
+/** An array without holes: zod reads a hole as an undefined item (the question check then reports it); forEach would skip it. */
+function isDense(v: unknown): v is unknown[] {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!(i in v)) return false;
+  return true;
+}
 
 const SESSION_KEY = /^session_(\d+)$/;
 

@@ -62,6 +62,9 @@ function expectEachReported(doc: unknown, mutations: Mutation[], parse: (json: u
 // a sparse array: a hole where a string must be
 // eslint-disable-next-line no-sparse-arrays
 const HOLE = [, "D1:1"];
+// and a hole before a question
+// eslint-disable-next-line no-sparse-arrays
+const QA_HOLE = [, { question: "Q?", evidence: [], category: 1 }];
 
 const LOCOMO_DOC = [
   {
@@ -133,6 +136,7 @@ describe("LoCoMo's plain checks refuse what its schemas refuse", () => {
         [[0, "conversation", "speaker_a"], ""],
         [[0, "conversation", "speaker_b"], "delete"],
         [[0, "qa"], {}],
+        [[0, "qa"], QA_HOLE],
         [[0, "qa"], "delete"],
       ],
       (json) => parseLocomo(json),
