@@ -71,9 +71,9 @@ export interface RankOptions {
    */
   top?: number;
   /**
-   * Rank the later groups (about three quarters of the work: this thread also hands every order to the visitor, and
-   * takes groups back from the worker's end rather than wait) on a worker thread (./rank-worker.ts) while this
-   * thread ranks the first ones. The visitor sees the same calls in the
+   * Rank the later units (runs of at most UNIT_QUERIES of a group's queries; about three quarters of the work: this
+   * thread also hands every order to the visitor, and takes units back from the worker's end rather than wait) on a
+   * worker thread (./rank-worker.ts) while this thread ranks the first ones. The visitor sees the same calls in the
    * same order with the same orders. Only without `top`, with shipped strategies (a plugin's strategy lives in this
    * thread) and more than one thread (PERSODE_THREADS); else, or if the worker fails, everything is ranked here.
    */

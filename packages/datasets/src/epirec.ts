@@ -2,7 +2,7 @@ import { parseIsoDateTime } from "@persode/util";
 import type { z } from "zod";
 import type { EpisodicCorpus, EpisodicEpisode, EpisodicPersona } from "./corpus.js";
 import { type DataIssue, DatasetFormatError } from "./errors.js";
-import { checkShaped, formatJsonPath, isIntIn, isOptionalText, isRecord, isText } from "./issues.js";
+import { checkShaped, formatJsonPath, isArrayOf, isIntIn, isOptionalText, isRecord, isText } from "./issues.js";
 import { parseJsonBytes } from "./json.js";
 import { EPIREC } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
@@ -67,12 +67,6 @@ const INTENSITY_BANDS: ReadonlySet<unknown> = new Set(EPIREC_INTENSITY_BANDS);
 const VALENCES: ReadonlySet<unknown> = new Set(EPIREC_VALENCES);
 
 const isIsoDate = (v: unknown): v is string => typeof v === "string" && parseIsoDateTime(v) !== undefined;
-/** An array of exactly `length` items, each passing `item` (holes fail it). */
-const isArrayOf = (v: unknown, length: number, item: (x: unknown) => boolean): v is unknown[] => {
-  if (!Array.isArray(v) || v.length !== length) return false;
-  for (let i = 0; i < length; i++) if (!item(v[i])) return false;
-  return true;
-};
 const isProbe = (v: unknown) => isRecord(v) && isText(v.id, 1) && PROBE_TYPES.has(v.type) && isText(v.query, 1);
 const isEpisode = (v: unknown) =>
   isRecord(v) &&
@@ -83,17 +77,17 @@ const isEpisode = (v: unknown) =>
   isText(v.emotion, 1) &&
   INTENSITY_BANDS.has(v.intensity_band) &&
   VALENCES.has(v.valence) &&
-  isArrayOf(v.probes, EPIREC_SHAPE.probesPerEpisode, isProbe);
+  isArrayOf(v.probes, isProbe, EPIREC_SHAPE.probesPerEpisode);
 const isPersona = (v: unknown) =>
   isRecord(v) &&
   isText(v.persona_id, 1) &&
   isOptionalText(v.name) &&
   (v.age === undefined || (typeof v.age === "number" && Number.isFinite(v.age))) &&
   isOptionalText(v.context) &&
-  isArrayOf(v.episodes, EPIREC_SHAPE.episodesPerPersona, isEpisode);
+  isArrayOf(v.episodes, isEpisode, EPIREC_SHAPE.episodesPerPersona);
 /** What epirecSchema accepts, as plain predicates (checkShaped): the pinned file passes them without loading zod. */
 const isEpiRec = (v: unknown): v is RawEpiRec =>
-  isRecord(v) && v.version === "1.0" && isIsoDate(v.reference_now) && isArrayOf(v.personas, EPIREC_SHAPE.personas, isPersona);
+  isRecord(v) && v.version === "1.0" && isIsoDate(v.reference_now) && isArrayOf(v.personas, isPersona, EPIREC_SHAPE.personas);
 
 /**
  * Validate the EpiRec v1.0 JSON (12 × 14 × 3, unique ids, known probe types, one probe of each type per episode)

@@ -60,9 +60,17 @@ export function isIntIn(value: unknown, min: number, max: number): value is numb
   return typeof value === "number" && Number.isSafeInteger(value) && value >= min && value <= max;
 }
 
+/**
+ * An array without holes whose every item passes `item`, and of exactly `length` items when one is given: z.array(…)
+ * with .length(length), where zod reads a hole as an undefined item.
+ */
+export function isArrayOf(value: unknown, item: (x: unknown) => boolean, length?: number): value is unknown[] {
+  if (!Array.isArray(value) || (length !== undefined && value.length !== length)) return false;
+  for (let i = 0; i < value.length; i++) if (!(i in value) || !item(value[i])) return false;
+  return true;
+}
+
 /** An array of strings without holes, as z.array(z.string()) requires. */
 export function isStrings(value: unknown): value is string[] {
-  if (!Array.isArray(value)) return false;
-  for (let i = 0; i < value.length; i++) if (typeof value[i] !== "string") return false;
-  return true;
+  return isArrayOf(value, (x) => typeof x === "string");
 }

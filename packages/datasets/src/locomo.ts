@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { parseLocomoDateTime } from "./dates.js";
 import { type DataIssue, DatasetFormatError } from "./errors.js";
-import { checkShaped, isIntIn, isOptionalText, isRecord, isStrings, isText } from "./issues.js";
+import { checkShaped, isArrayOf, isIntIn, isOptionalText, isRecord, isStrings, isText } from "./issues.js";
 import { LOCOMO } from "./pinned.js";
 import { type ResolveOptions, resolveDataset } from "./resolve.js";
 import { parseJsonBytes } from "./json.js";
@@ -122,14 +122,8 @@ const isSample = (v: unknown): v is RawSample =>
   isRecord(v.conversation) &&
   isText(v.conversation.speaker_a, 1) &&
   isText(v.conversation.speaker_b, 1) &&
-  isDense(v.qa);
-
-/** An array without holes: zod reads a hole as an undefined item (the question check then reports it); forEach would skip it. */
-function isDense(v: unknown): v is unknown[] {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(i in v)) return false;
-  return true;
-}
+  // zod reads a hole as an undefined question (reported by the question check); forEach would skip it
+  isArrayOf(v.qa, () => true);
 
 const SESSION_KEY = /^session_(\d+)$/;
 
