@@ -8,7 +8,7 @@
  */
 
 /** A shared WebAssembly.Memory (this package's TypeScript libraries declare no WebAssembly types). */
-interface SharedMemory {
+export interface SharedMemory {
   readonly buffer: SharedArrayBuffer;
 }
 
@@ -29,7 +29,7 @@ export interface EstimateJob {
   indices: Uint32Array;
   /** Columns. */
   count: number;
-  /** Shared memory holding every array below (and each block's scratch). */
+  /** Shared memory holding every array below (and each thread's scratch). */
   memory: SharedMemory;
   /** The column loop's WebAssembly module (./estimate-wasm.ts), or undefined to run it in JavaScript. */
   wasm?: Uint8Array;
@@ -43,39 +43,48 @@ export interface EstimateJob {
   delta: number;
   /** Float64, per column its `samples` resample means (sum / n): the output. */
   out: number;
-  /** Block u's scratch is at scratch + u·scratchBytes: sums (count × blockSize float64), then counts (blockSize × n int32). */
+  /** Resamples per block, and the float64 row length of the scratch (blockSize rounded up to the WebAssembly loop's LANES). */
+  blockSize: number;
+  stride: number;
+  /** Int32: the next scratch slot to hand out. Each thread takes one slot for the job, the first time it computes a block of it. */
+  slot: number;
+  /** Scratch slots (threads that may compute blocks); slot u is at scratch + u·scratchBytes: sums (count × stride float64), then counts (n × stride float64). */
+  slots: number;
   scratch: number;
   scratchBytes: number;
-  blockSize: number;
 }
 
 /**
- * Resample means b0 … b1 − 1 of every column of `job` into its output. The block's draw counts are taken first
- * (one row of n per resample), then each column runs over all of the block's resamples while its item list is in
- * the core's cache: the lists are read once per block, not once per resample.
+ * Resample means b0 … b1 − 1 of every column of `job` into its output. The block's draw counts are taken first,
+ * item-major (item i's counts of the block's resamples side by side), then each column runs over all of the block's
+ * resamples while its item list is in the core's cache: the lists are read once per block, not once per resample.
  */
 export function estimateBlock(job: EstimateJob, b0: number, b1: number): void {
-  const { n, samples, indices, count: columns, memory, blockSize } = job;
+  const { n, samples, indices, count: columns, memory, stride } = job;
   const buffer = memory.buffer;
   const width = b1 - b0;
-  const sumsAt = job.scratch + Math.floor(b0 / blockSize) * job.scratchBytes;
-  const countsAt = sumsAt + columns * blockSize * 8;
-  const counts = new Int32Array(buffer, countsAt, width * n);
+  // this thread's scratch slot for the job (each thread has its own copy of the job object), under a symbol, which
+  // postMessage does not copy
+  const slotKey = Symbol.for("persode.estimate-slot");
+  const owned = job as EstimateJob & { [slotKey]?: number };
+  const slot = (owned[slotKey] ??= Atomics.add(new Int32Array(buffer, job.slot, 1), 0, 1));
+  if (slot >= job.slots) throw new RangeError(`estimateBlock: ${slot + 1} threads computing one job, scratch for ${job.slots}`);
+  const sumsAt = job.scratch + slot * job.scratchBytes;
+  const countsAt = sumsAt + columns * stride * 8;
+  const counts = new Float64Array(buffer, countsAt, n * stride);
   counts.fill(0);
   for (let r = 0; r < width; r++) {
-    const row = r * n;
-    for (let i = 0, k = (b0 + r) * n; i < n; i++, k++) counts[row + indices[k]!]!++;
+    for (let k = (b0 + r) * n, end = k + n; k < end; k++) counts[indices[k]! * stride + r]!++;
   }
   if (job.wasm) {
-    // one instance per job and thread (each thread has its own copy of the job object), under a symbol, which
-    // postMessage does not copy
+    // one instance per job and thread, like the slot
     const key = Symbol.for("persode.estimate");
     const j = job as EstimateJob & { [key]?: (...args: number[]) => void };
     const wasm = (globalThis as unknown as { WebAssembly: WasmGlobals }).WebAssembly;
     const run = (j[key] ??= new wasm.Instance(new wasm.Module(job.wasm), { env: { memory } }).exports.estimate as (
       ...args: number[]
     ) => void);
-    run(countsAt, n, width, columns, job.parent, job.base, job.start, job.at, job.delta, sumsAt, job.out, samples, b0);
+    run(countsAt, n, stride, width, columns, job.parent, job.base, job.start, job.at, job.delta, sumsAt, job.out, samples, b0);
     return;
   }
   const parent = new Int32Array(buffer, job.parent, columns);
@@ -83,7 +92,7 @@ export function estimateBlock(job: EstimateJob, b0: number, b1: number): void {
   const start = new Int32Array(buffer, job.start, columns + 1);
   const at = new Int32Array(buffer, job.at, start[columns]!);
   const delta = new Float64Array(buffer, job.delta, start[columns]!);
-  const sums = new Float64Array(buffer, sumsAt, columns * width);
+  const sums = new Float64Array(buffer, sumsAt, columns * stride);
   const out = new Float64Array(buffer, job.out, columns * samples);
   for (let c = 0; c < columns; c++) {
     const p = parent[c]!;
@@ -91,22 +100,9 @@ export function estimateBlock(job: EstimateJob, b0: number, b1: number): void {
     const j0 = start[c]!;
     const m = start[c + 1]!;
     for (let r = 0; r < width; r++) {
-      const row = r * n;
-      // independent partial sums, so the additions do not wait on each other
-      let s0 = p < 0 ? from : sums[p * width + r]!;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let j = j0;
-      for (; j + 3 < m; j += 4) {
-        s0 += counts[row + at[j]!]! * delta[j]!;
-        s1 += counts[row + at[j + 1]!]! * delta[j + 1]!;
-        s2 += counts[row + at[j + 2]!]! * delta[j + 2]!;
-        s3 += counts[row + at[j + 3]!]! * delta[j + 3]!;
-      }
-      for (; j < m; j++) s0 += counts[row + at[j]!]! * delta[j]!;
-      const s = s0 + s1 + (s2 + s3);
-      sums[c * width + r] = s;
+      let s = p < 0 ? from : sums[p * stride + r]!;
+      for (let j = j0; j < m; j++) s += counts[at[j]! * stride + r]! * delta[j]!;
+      sums[c * stride + r] = s;
       out[c * samples + b0 + r] = s / n;
     }
   }

@@ -26,8 +26,8 @@ import {
   type ResampleSet,
 } from "./bootstrap.js";
 import { type EstimateJob, type WasmGlobals } from "./estimate-kernel.js";
-import { ESTIMATE_WASM } from "./estimate-wasm.js";
-import { runBlocks, startBlocks, type PendingBlocks } from "./thread-pool.js";
+import { ESTIMATE_WASM, LANES } from "./estimate-wasm.js";
+import { poolThreads, runBlocks, startBlocks, type PendingBlocks } from "./thread-pool.js";
 
 /** Below this many terms and counts an estimate job runs on the main thread alone when read: its blocks are cheap to hand out (shared memory), measured on Exp. 5's audit sets. */
 const ESTIMATE_PARALLEL_WORK = 2_000_000;
@@ -80,22 +80,22 @@ export function useEstimateWasm(on: boolean): boolean {
   return was;
 }
 
-/** The estimate kernel's job of `columns`: its arrays in one new shared memory (the thread pool's workers read it without a copy). */
-function estimateJob(
-  columns: readonly EstimatedColumn[],
-  n: number,
-  indices: Uint32Array,
-  samples: number,
-  blockSize: number,
-): EstimateJob {
+/**
+ * The estimate kernel's job of `columns`: its arrays in one new shared memory (the thread pool's workers read it without
+ * a copy), with one scratch slot per thread of the pool. Blocks are a multiple of the WebAssembly loop's LANES
+ * resamples, with about BLOCK_INDICES draws each, so a block's counts (float64) stay in the core's L2 cache.
+ */
+function estimateJob(columns: readonly EstimatedColumn[], n: number, indices: Uint32Array, samples: number): EstimateJob {
   const C = columns.length;
   const terms = columns.reduce((t, e) => t + e.at.length, 0);
-  const blocks = Math.ceil(samples / blockSize);
-  const align8 = (x: number) => Math.ceil(x / 8) * 8;
+  const blockSize = Math.max(LANES, Math.floor(BLOCK_INDICES / n / LANES) * LANES);
+  const stride = Math.min(blockSize, Math.ceil(samples / LANES) * LANES);
+  const slots = poolThreads();
+  const align16 = (x: number) => Math.ceil(x / 16) * 16;
   let bytes = 0;
   const take = (size: number) => {
     const at = bytes;
-    bytes = align8(bytes + size);
+    bytes = align16(bytes + size);
     return at;
   };
   const layout = {
@@ -105,9 +105,10 @@ function estimateJob(
     at: take(terms * 4),
     delta: take(terms * 8),
     out: take(C * samples * 8),
+    slot: take(4),
   };
-  const scratchBytes = align8(C * blockSize * 8 + blockSize * n * 4);
-  const scratch = take(blocks * scratchBytes);
+  const scratchBytes = align16((C + n) * stride * 8);
+  const scratch = take(slots * scratchBytes);
   const pages = Math.max(1, Math.ceil(bytes / 65_536));
   const wasm = (globalThis as unknown as { WebAssembly: WasmGlobals }).WebAssembly;
   const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
@@ -135,9 +136,11 @@ function estimateJob(
     memory,
     ...(estimateWasm ? { wasm: ESTIMATE_WASM } : {}),
     ...layout,
+    blockSize,
+    stride,
+    slots,
     scratch,
     scratchBytes,
-    blockSize,
   };
 }
 
@@ -277,9 +280,9 @@ function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label
       todo.map((c) => cols[c]!),
       n,
     );
-    const blockSize = Math.max(1, Math.floor(BLOCK_INDICES / n));
     const terms = columns.reduce((t, e) => t + e.at.length, 0);
-    const job = estimateJob(columns, n, set.indices, spec.samples, blockSize);
+    const job = estimateJob(columns, n, set.indices, spec.samples);
+    const { blockSize } = job;
     const parallel = spec.samples * (n + terms) >= ESTIMATE_PARALLEL_WORK;
     // the job (its shared memory) is dropped once joined: the results stay, in the caches
     let running: { job: EstimateJob; pending?: PendingBlocks } | undefined = {
