@@ -23,6 +23,8 @@ import { selectSortedPair } from "./select.js";
 import { type ResampleJob } from "./resample-kernel.js";
 import { runBlocks, sharedArray, startBlocks, type PendingBlocks } from "./thread-pool.js";
 import { type DrawJob } from "./draw-kernel.js";
+import { DRAW_OUT, DRAW_WASM } from "./draw-wasm.js";
+import { type WasmGlobals } from "./estimate-kernel.js";
 
 /** How many resamples to draw and the base seed (mixed with a per-call label). */
 export interface BootstrapSpec {
@@ -83,24 +85,34 @@ const MAX_RESAMPLE_SETS = 24;
 
 const setKey = (n: number, spec: BootstrapSpec, label: string) => `${spec.seed}/${label}|${n}|${spec.samples}`;
 
-/** The draw job of several labels' streams: each seeded as documented (seedrandom xor4096), into shared memory. */
-function drawJob(requests: readonly { n: number; label: string }[], spec: BootstrapSpec): DrawJob {
+/** The draw job of several labels' streams: each seeded as documented (seedrandom xor4096), into its own shared memory. */
+function drawJob(requests: readonly { n: number; label: string }[], spec: BootstrapSpec): { job: DrawJob; indices: Uint32Array[] } {
+  const wasm = (globalThis as unknown as { WebAssembly: WasmGlobals }).WebAssembly;
   const job: DrawJob = {
     samples: spec.samples,
     n: Int32Array.from(requests, (r) => r.n),
-    X: sharedArray(Int32Array, requests.length * 128 * 4),
-    i: sharedArray(Int32Array, requests.length * 4),
-    w: sharedArray(Int32Array, requests.length * 4),
+    i: new Int32Array(requests.length),
+    w: new Int32Array(requests.length),
     // shared memory: the thread pool's workers draw into and read the indices without a copy
-    out: requests.map((r) => sharedArray(Uint32Array, spec.samples * r.n * 4)),
+    memory: requests.map((r) => {
+      const pages = Math.ceil((DRAW_OUT + spec.samples * r.n * 4) / 65_536);
+      if (pages > 65_536) {
+        throw new RangeError(
+          `bootstrap "${r.label}": ${spec.samples} resamples of ${r.n} items are ${spec.samples * r.n} draws, more than one stream holds (2^30); use fewer --samples`,
+        );
+      }
+      return new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+    }),
+    wasm: DRAW_WASM,
   };
   requests.forEach((r, s) => {
     const seeded = seedrandom.xor4096(`${spec.seed}/${r.label}`, { state: true }).state() as { i: number; w: number; X: number[] };
-    job.X.set(seeded.X, s * 128);
+    new Int32Array(job.memory[s]!.buffer, 0, 128).set(seeded.X);
     job.i[s] = seeded.i;
     job.w[s] = seeded.w;
   });
-  return job;
+  const indices = requests.map((r, s) => new Uint32Array(job.memory[s]!.buffer, DRAW_OUT, spec.samples * r.n));
+  return { job, indices };
 }
 
 /**
@@ -131,9 +143,9 @@ export function prefetchResamples(requests: readonly { n: number; label: string 
     return !resampleSets.has(key) && requests.findIndex((q) => setKey(q.n, spec, q.label) === key) === k;
   });
   if (fresh.length === 0) return;
-  const job = drawJob(fresh, spec);
+  const { job, indices } = drawJob(fresh, spec);
   const pending = startBlocks("drawIndicesBlock", job, fresh.length, 1);
-  fresh.forEach((r, s) => keepSet(setKey(r.n, spec, r.label), { indices: job.out[s]!, means: new ByContent(), pending }));
+  fresh.forEach((r, s) => keepSet(setKey(r.n, spec, r.label), { indices: indices[s]!, means: new ByContent(), pending }));
 }
 
 /** `label`'s resample set for n items: kept (waiting for its prefetched draws if need be), or drawn now and kept. */
@@ -149,9 +161,9 @@ export function resampleSet(n: number, spec: BootstrapSpec, label: string): Resa
     }
     return hit;
   }
-  const job = drawJob([{ n, label }], spec);
+  const { job, indices } = drawJob([{ n, label }], spec);
   runBlocks("drawIndicesBlock", job, 1, 1, false);
-  const set: ResampleSet = { indices: job.out[0]!, means: new ByContent() };
+  const set: ResampleSet = { indices: indices[0]!, means: new ByContent() };
   keepSet(key, set);
   return set;
 }
