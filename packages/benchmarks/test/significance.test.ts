@@ -53,10 +53,13 @@ describe("randomization (sign-flip) test", () => {
       const r = lcg(n);
       const a = Array.from({ length: n }, () => Math.round(r() * 4) / 4);
       const b = Array.from({ length: n }, () => Math.round(r() * 4) / 4 + (r() < 0.3 ? 0.1 : 0));
-      const flips = drawSignFlips(n, { samples: 500, seed: 42 }, `brute/${n}`);
-      const got = randomizationTest(a, b, flips);
-      expect(got.atLeastAsExtreme, `n = ${n}`).toBe(bruteForceCount(a, b, flips));
-      expect(got.p).toBe((1 + got.atLeastAsExtreme) / 501);
+      // 1030 sign vectors: two full blocks of the pool's work and a short one, four at a time and the rest one by one
+      for (const samples of [500, 1030]) {
+        const flips = drawSignFlips(n, { samples, seed: 42 }, `brute/${n}`);
+        const got = randomizationTest(a, b, flips);
+        expect(got.atLeastAsExtreme, `n = ${n}, B = ${samples}`).toBe(bruteForceCount(a, b, flips));
+        expect(got.p).toBe((1 + got.atLeastAsExtreme) / (samples + 1));
+      }
     }
   });
 

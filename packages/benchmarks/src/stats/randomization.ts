@@ -19,8 +19,10 @@
  */
 import seedrandom from "seedrandom";
 import { checkInterrupt } from "../interrupt.js";
+import { type WasmGlobals } from "./estimate-kernel.js";
 import { type SignFlipJob } from "./sign-flip-kernel.js";
-import { runBlocks, sharedArray, startBlocks } from "./thread-pool.js";
+import { SIGN_FLIP_WASM } from "./sign-flip-wasm.js";
+import { runBlocks, startBlocks } from "./thread-pool.js";
 
 /** The default number of random sign vectors, B. */
 export const DEFAULT_PERMUTATIONS = 10_000;
@@ -55,8 +57,8 @@ export function drawSignFlips(n: number, spec: { samples: number; seed: number }
   }
   // Bytes extracted with shifts (not a typed-array view), so they do not depend on the machine's endianness.
   const G = Math.ceil(n / 8);
-  // shared memory: the thread pool's workers read the bits without a copy (startRandomizationTests)
-  const bytes = sharedArray(Uint8Array, spec.samples * G);
+  // (each test job copies them into its shared memory, which the thread pool's workers read: startRandomizationTests)
+  const bytes = new Uint8Array(spec.samples * G);
   for (let b = 0; b < spec.samples; b++) {
     for (let g = 0; g < G; g++) bytes[b * G + g] = (words[b * W + (g >> 2)]! >>> ((g & 3) * 8)) & 255;
   }
@@ -119,36 +121,61 @@ export function startRandomizationTests(
     return { d, total, threshold: Math.abs(total) - TIE_TOLERANCE * absTotal, active };
   });
   const tables = prepared.reduce((t, p) => t + p.active.length, 0);
+  const tests = pairs.length;
+  const blocks = Math.ceil(flips.samples / SIGN_FLIP_BLOCK);
+  // one shared memory for the WebAssembly loop (the pool's workers read it without a copy), arrays 8-byte aligned
+  let bytes = 0;
+  const take = (size: number) => {
+    const at = bytes;
+    bytes = Math.ceil((bytes + size) / 8) * 8;
+    return at;
+  };
+  const layout = {
+    bytes: take(flips.bytes.length),
+    start: take((tests + 1) * 4),
+    offsets: take(tables * 4),
+    table: take(tables * 256 * 8),
+    total: take(tests * 8),
+    threshold: take(tests * 8),
+    count: take(tests * blocks * 4),
+  };
+  const wasm = (globalThis as unknown as { WebAssembly: WasmGlobals }).WebAssembly;
+  const pages = Math.max(1, Math.ceil(bytes / 65_536));
+  const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+  const buffer = memory.buffer;
+  new Uint8Array(buffer, layout.bytes, flips.bytes.length).set(flips.bytes);
+  const start = new Int32Array(buffer, layout.start, tests + 1);
+  const offsets = new Int32Array(buffer, layout.offsets, tables);
+  const table = new Float64Array(buffer, layout.table, tables * 256);
+  const total = new Float64Array(buffer, layout.total, tests);
+  const threshold = new Float64Array(buffer, layout.threshold, tests);
+  const counts = new Int32Array(buffer, layout.count, tests * blocks);
   const job: SignFlipJob = {
-    bytes: flips.bytes,
+    memory,
+    wasm: SIGN_FLIP_WASM,
+    ...layout,
     bytesPerSample: groups,
-    tests: pairs.length,
-    start: sharedArray(Int32Array, (pairs.length + 1) * 4),
-    offsets: sharedArray(Int32Array, tables * 4),
-    table: sharedArray(Float64Array, tables * 256 * 8),
-    total: sharedArray(Float64Array, pairs.length * 8),
-    threshold: sharedArray(Float64Array, pairs.length * 8),
+    tests,
     blockSize: SIGN_FLIP_BLOCK,
-    blocks: Math.ceil(flips.samples / SIGN_FLIP_BLOCK),
-    count: sharedArray(Int32Array, pairs.length * Math.ceil(flips.samples / SIGN_FLIP_BLOCK) * 4),
+    blocks,
   };
   // table[k·256 + m] = Σ of d over the items of active byte k whose bits are set in m.
   let k = 0;
   prepared.forEach((p, t) => {
-    job.start[t] = k;
-    job.total[t] = p.total;
-    job.threshold[t] = p.threshold;
+    start[t] = k;
+    total[t] = p.total;
+    threshold[t] = p.threshold;
     for (const g of p.active) {
-      job.offsets[k] = g;
+      offsets[k] = g;
       const base = k * 256;
       for (let m = 1; m < 256; m++) {
         const i = g * 8 + (31 - Math.clz32(m & -m));
-        job.table[base + m] = job.table[base + (m & (m - 1))]! + (i < n ? p.d[i]! : 0);
+        table[base + m] = table[base + (m & (m - 1))]! + (i < n ? p.d[i]! : 0);
       }
       k++;
     }
   });
-  job.start[pairs.length] = k;
+  start[tests] = k;
   const lookups = flips.samples * tables;
   const pending = lookups >= PARALLEL_LOOKUPS ? startBlocks("signFlipBlock", job, flips.samples, SIGN_FLIP_BLOCK) : undefined;
   let results: RandomizationResult[] | undefined;
@@ -158,7 +185,7 @@ export function startRandomizationTests(
     else runBlocks("signFlipBlock", job, flips.samples, SIGN_FLIP_BLOCK, false);
     results = prepared.map((p, t) => {
       let count = 0;
-      for (let u = 0; u < job.blocks; u++) count += job.count[t * job.blocks + u]!;
+      for (let u = 0; u < blocks; u++) count += counts[t * blocks + u]!;
       return { statistic: p.total, atLeastAsExtreme: count, p: (1 + count) / (flips.samples + 1) };
     });
     return results;
