@@ -280,16 +280,16 @@ export class RankingContext {
     return value;
   }
 
-  /** All memories by created_at, newest first, ties in insertion order. */
+  /** All memories by created_at, newest first, ties in insertion order (a function of the store alone: sorted once per store's columns). */
   recencyOrder(): Int32Array {
-    let o = this.orderCache.get("recency");
-    if (!o) {
-      o = descendingOrder(this.columns.createdAtMs);
-      this.orderCache.set("recency", o);
-    }
+    let o = recencyOrders.get(this.columns);
+    if (!o) recencyOrders.set(this.columns, (o = descendingOrder(this.columns.createdAtMs)));
     return o;
   }
 }
+
+/** RankingContext.recencyOrder's order, per store's columns (as storeValue): shared by every query over them (callers must not mutate it). */
+const recencyOrders = new WeakMap<StoreColumns, Int32Array>();
 
 /** RankingContext.storeValue's values, per store's columns, by "now|key". */
 const storeValues = new WeakMap<StoreColumns, Map<string, unknown>>();
