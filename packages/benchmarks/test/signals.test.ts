@@ -1,6 +1,7 @@
 // `pnpm bench` honours SIGINT and SIGTERM within about a second, also in the middle of a long
-// synchronous bootstrap (here Exp. 5 with 20 000 resamples, tens of seconds of work; Exp. 6 with
-// 100 000 resamples, used before, now ends in ≈ 5 s, too soon to be interrupted), and also when the
+// synchronous bootstrap (here Exp. 5 with 20 000 resamples, ≈ 6 s of work on a 2-core machine, its bootstrap from
+// ≈ 1.5 s on; --no-cache, so a run an earlier test interrupted after Exp. 5's result was recorded in the result
+// cache is not replayed in a fraction of a second), and also when the
 // signal goes to its parent (pnpm, which dies without passing SIGTERM on): exit 130/143, nothing is
 // published, no process, staging folder or lock is left behind.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -50,7 +51,7 @@ async function runningIn(out: string, proc: ChildProcess): Promise<number> {
     await sleep(100);
   }
   const pid = JSON.parse(readFileSync(lock, "utf8")).pid as number;
-  await sleep(4000); // past loading and ranking, into the bootstrap
+  await sleep(2500); // past loading and ranking, into the bootstrap
   return pid;
 }
 
@@ -72,7 +73,7 @@ describe("stop signals during a long run", () => {
   ] as const) {
     it(`${signal} to pnpm bench: exit ${code}, nothing published`, async () => {
       const out = userFolder(signal);
-      const proc = spawn(process.execPath, [BENCH, "exp5", "--samples", "20000", "--out", out], {
+      const proc = spawn(process.execPath, [BENCH, "exp5", "--samples", "20000", "--no-cache", "--out", out], {
         cwd: root,
         env,
         stdio: ["ignore", "pipe", "pipe"],
@@ -89,7 +90,7 @@ describe("stop signals during a long run", () => {
 
   it("SIGINT to the CLI run directly (node dist/cli.js): exit 130, nothing published", async () => {
     const out = userFolder("direct");
-    const proc = spawn(process.execPath, [CLI, "exp5", "--samples", "20000", "--out", out], {
+    const proc = spawn(process.execPath, [CLI, "exp5", "--samples", "20000", "--no-cache", "--out", out], {
       cwd: root,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -110,7 +111,7 @@ describe("stop signals during a long run", () => {
       process.execPath,
       [
         "-e",
-        `require("child_process").spawn(process.execPath, ${JSON.stringify([BENCH, "exp5", "--samples", "20000", "--out", out])}, { stdio: "ignore" }); setInterval(() => {}, 1000);`,
+        `require("child_process").spawn(process.execPath, ${JSON.stringify([BENCH, "exp5", "--samples", "20000", "--no-cache", "--out", out])}, { stdio: "ignore" }); setInterval(() => {}, 1000);`,
       ],
       { cwd: root, env, stdio: "ignore" },
     );
