@@ -43,7 +43,7 @@ export interface EstimateJob {
   delta: number;
   /** Float64, per column its `samples` resample means (sum / n): the output. */
   out: number;
-  /** Resamples per block, and the float64 row length of the scratch (blockSize rounded up to the WebAssembly loop's LANES). */
+  /** Resamples per block (a multiple of the WebAssembly loop's LANES), and the float64 row length of the scratch: blockSize, or the resamples rounded up to LANES when fewer. */
   blockSize: number;
   stride: number;
   /** Int32: the next scratch slot to hand out. Each thread takes one slot for the job, the first time it computes a block of it. */
