@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { WriteError, explainWriteError } from "@persode/util";
 import { Interrupted, SIGNAL_EXIT, interruption, noteInterrupt, type StopSignal } from "./interrupt.js";
 import { UsageError } from "./options.js";
+import { reportStaging } from "./supervise.js";
 
 /** A file staged outside the results folder (e.g. the README) and where it goes on publishing. */
 export interface StagedFile {
@@ -105,7 +106,8 @@ function note(message: string): void {
 /** Remove a file or folder, ignoring one that is already gone. */
 function remove(path: string): void {
   try {
-    rmSync(path, { recursive: true, force: true });
+    // retried when a write still in flight (a stop signal's discard) adds an entry while the folder is emptied
+    rmSync(path, { recursive: true, force: true, maxRetries: 3 });
   } catch {
     // nothing was created there (e.g. a file stands where its folder would be)
   }
@@ -164,6 +166,7 @@ export class StagedResults {
       staged.acquireLock();
       staged.removeLeftovers();
       mkdirSync(staged.dir);
+      reportStaging(staged.dir);
       staged.visited.add(realpathSync(out));
       staged.linkTree(out, staged.dir, "");
     } catch (e) {

@@ -3,11 +3,25 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import { parentPort, Worker } from "node:worker_threads";
 import { SIGNAL_EXIT, type StopSignal } from "./interrupt.js";
 
 /** Set in the environment of a supervised run, so it does not supervise itself again. */
 export const SUPERVISED_ENV = "PERSODE_SUPERVISED";
+
+/** The message a supervised run posts for each staging folder it creates (reportStaging). */
+interface StagingMessage {
+  persodeStaging: string;
+}
+
+/**
+ * Tell the supervisor (when this is a supervised run) about a staging folder this run created: the supervisor removes
+ * it once the run's thread has ended, whatever became of it. The run's own discard removes it first; this catches a
+ * write that was still in flight when a stop signal discarded the folder and created it again.
+ */
+export function reportStaging(dir: string): void {
+  if (process.env[SUPERVISED_ENV] === "1" && parentPort) parentPort.postMessage({ persodeStaging: dir } satisfies StagingMessage);
+}
 
 /**
  * The worker's entry: stop requests from the main thread are raised as the signal itself (`process.emit`), so the run's
@@ -74,6 +88,12 @@ export function runSupervised(script: string, args: readonly string[]): Promise<
     for (const [signal, handler] of handlers) process.off(signal, handler);
     rmSync(flag, { force: true });
   };
+  /** The run's staging folders (reportStaging): removed once its thread has ended (a published one is gone already). */
+  const staging = new Set<string>();
+  worker.on("message", (m: unknown) => {
+    if (typeof m === "object" && m !== null && typeof (m as StagingMessage).persodeStaging === "string")
+      staging.add((m as StagingMessage).persodeStaging);
+  });
   return new Promise((resolve) => {
     let failed = false;
     worker.on("error", (e) => {
@@ -82,6 +102,7 @@ export function runSupervised(script: string, args: readonly string[]): Promise<
     });
     worker.on("exit", (code) => {
       done();
+      for (const dir of staging) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
       resolve(failed && code === 0 ? 1 : code);
     });
   });
