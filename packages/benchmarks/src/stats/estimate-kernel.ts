@@ -72,10 +72,15 @@ export function estimateBlock(job: EstimateJob, b0: number, b1: number): void {
   const sumsAt = job.scratch + slot * job.scratchBytes;
   const countsAt = sumsAt + columns * stride * 8;
   const counts = new Float64Array(buffer, countsAt, n * stride);
-  counts.fill(0);
-  for (let r = 0; r < width; r++) {
-    for (let k = (b0 + r) * n, end = k + n; k < end; k++) counts[indices[k]! * stride + r]!++;
-  }
+  // a function of its own (typed arrays and numbers only), optimized as a whole: as a loop inside estimateBlock it was
+  // entered on-stack once per block and left that optimized code at its exit, into the interpreter, every time
+  const countDraws = (counts: Float64Array, indices: Uint32Array, from: number, n: number, stride: number, width: number): void => {
+    counts.fill(0);
+    for (let r = 0; r < width; r++) {
+      for (let k = from + r * n, end = k + n; k < end; k++) counts[indices[k]! * stride + r]!++;
+    }
+  };
+  countDraws(counts, indices, b0 * n, n, stride, width);
   if (job.wasm) {
     // one instance per job and thread, like the slot
     const key = Symbol.for("persode.estimate");
