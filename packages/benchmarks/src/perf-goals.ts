@@ -20,6 +20,8 @@ interface ProcessTiming {
   wall: number[];
   /** User + system seconds of the process and its children (Linux /proc; empty elsewhere). */
   cpu: number[];
+  /** Of a Node process's CPU, its helper threads' seconds (JIT compiler, GC, file I/O; perf-phases.ts ProcessTime; empty where unknown). */
+  helperCpu: number[];
 }
 
 /** Everything --goals measured. */
@@ -96,9 +98,10 @@ export async function measureGoals(o: GoalsOptions): Promise<GoalsResult> {
     for (let round = 1; round <= o.rounds; round++) {
       for (const [key, label, argv] of plan) {
         const r = timeProcess(argv, env, o.root);
-        const t = (timings[key] ??= { label, wall: [], cpu: [] });
+        const t = (timings[key] ??= { label, wall: [], cpu: [], helperCpu: [] });
         t.wall.push(r.wall);
         if (r.cpu !== undefined) t.cpu.push(r.cpu);
+        if (r.helperCpu !== undefined) t.helperCpu.push(r.helperCpu);
         log(
           `goals: round ${round}/${o.rounds}  ${label}: ${r.wall.toFixed(2)} s wall${r.cpu === undefined ? "" : `, ${r.cpu.toFixed(2)} CPU-s`}`,
         );
@@ -164,7 +167,22 @@ export function formatGoals(r: GoalsResult): string {
     "| process | median wall (CPU) | compared | goal (issue 19) |",
     "|---|---:|---|---|",
     ...rows.map((row) => `| ${row.join(" | ")} |`),
+    ...helperLine(t),
   ].join("\n");
+}
+
+/** The line after the table: of each recomputing experiment's CPU, the median share of Node's helper threads (none when unmeasured). */
+function helperLine(t: GoalsResult["timings"]): string[] {
+  const parts = (["exp5", "exp6", "exp7"] as const).flatMap((key) => {
+    const x = t[key];
+    if (!x || x.helperCpu.length === 0 || x.cpu.length === 0) return [];
+    return [`${key} ${median(x.helperCpu).toFixed(2)} of ${median(x.cpu).toFixed(2)} CPU-s`];
+  });
+  if (parts.length === 0) return [];
+  return [
+    "",
+    `Of that CPU, Node's helper threads (V8's concurrent JIT compiler and garbage collector, libuv's file I/O; the rest is the threads running JavaScript), medians: ${parts.join(", ")}.`,
+  ];
 }
 
 const BEGIN = "<!-- performance:begin -->";

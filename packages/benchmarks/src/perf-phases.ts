@@ -5,8 +5,9 @@
  * "load" is the one-off dataset load and sha256 check measured before the runs.
  */
 import { spawnSync, type SpawnSyncOptionsWithStringEncoding } from "node:child_process";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PHASES, type Phase } from "./phases.js";
 
@@ -57,25 +58,60 @@ function childrenCpu(): number | undefined {
   }
 }
 
+/** The preload that splits a Node process's CPU by kind of thread (./thread-cpu-probe.ts; dist/ also under vitest). */
+function probeUrl(): string {
+  const self = import.meta.url;
+  return self.endsWith(".js") ? new URL("./thread-cpu-probe.js", self).href : new URL("../dist/thread-cpu-probe.js", self).href;
+}
+
+/** A whole process's timing: wall seconds, and CPU seconds where /proc gives them. */
+export interface ProcessTime {
+  wall: number;
+  /** User + system seconds of the process and its children (Linux /proc; undefined elsewhere). */
+  cpu: number | undefined;
+  /**
+   * Of a Node process's own CPU, the seconds its helper threads took: V8's concurrent JIT compiler and garbage collector,
+   * libuv's file I/O (./thread-cpu-probe.ts; undefined for a command that is not a Node process, or without /proc).
+   */
+  helperCpu: number | undefined;
+}
+
 /**
  * Run a whole process to completion (an argv, or a shell line), its output discarded, or throw with its stderr; returns
- * its wall seconds and its CPU seconds with its children's (Linux /proc; undefined elsewhere).
+ * its wall seconds and its CPU seconds with its children's (Linux /proc; undefined elsewhere). An argv that runs this
+ * Node (`process.execPath`) is run with the thread-CPU probe preloaded, which costs one file stat at start-up.
  */
-export function timeProcess(
-  argv: readonly string[] | string,
-  env: NodeJS.ProcessEnv,
-  cwd?: string,
-): { wall: number; cpu: number | undefined } {
+export function timeProcess(argv: readonly string[] | string, env: NodeJS.ProcessEnv, cwd?: string): ProcessTime {
+  const probed = typeof argv !== "string" && argv[0] === process.execPath;
+  const report = join(tmpdir(), `persode-thread-cpu-${process.pid}-${++probes}.json`);
+  const runEnv = probed ? { ...env, PERSODE_THREAD_CPU_OUT: report } : env;
+  const command = probed ? [argv[0]!, "--import", probeUrl(), ...argv.slice(1)] : argv;
   const c0 = childrenCpu();
   const t0 = performance.now();
-  const options: SpawnSyncOptionsWithStringEncoding = { env, cwd, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] };
-  const r = typeof argv === "string" ? spawnSync(argv, { ...options, shell: true }) : spawnSync(argv[0]!, argv.slice(1), options);
+  const options: SpawnSyncOptionsWithStringEncoding = { env: runEnv, cwd, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] };
+  const r =
+    typeof command === "string" ? spawnSync(command, { ...options, shell: true }) : spawnSync(command[0]!, command.slice(1), options);
   const wall = (performance.now() - t0) / 1000;
+  const c1 = childrenCpu();
+  const helperCpu = probed ? readHelperCpu(report) : undefined;
   const shown = typeof argv === "string" ? argv : [argv[0] === process.execPath ? "node" : argv[0], ...argv.slice(1)].join(" ");
   if (r.error) throw new Error(`could not start ${shown}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${shown} exited with ${r.status}:\n${(r.stderr ?? "").trim()}`);
-  const c1 = childrenCpu();
-  return { wall, cpu: c0 === undefined || c1 === undefined ? undefined : c1 - c0 };
+  return { wall, cpu: c0 === undefined || c1 === undefined ? undefined : c1 - c0, helperCpu };
+}
+
+let probes = 0;
+
+/** The helper threads' CPU seconds the probe wrote to `file` (then removed), or undefined when it wrote none. */
+function readHelperCpu(file: string): number | undefined {
+  try {
+    const { helpers } = JSON.parse(readFileSync(file, "utf8")) as { helpers?: unknown };
+    return typeof helpers === "number" && Number.isFinite(helpers) ? helpers : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 /** Median of a non-empty list (mean of the two middle values for an even count). */

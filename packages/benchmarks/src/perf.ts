@@ -25,7 +25,7 @@ import {
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
-import { diskWriteBytesPerSecond, folderBytes, formatPhases, median, timeProcess, type PhaseRun } from "./perf-phases.js";
+import { diskWriteBytesPerSecond, folderBytes, formatPhases, median, timeProcess, type PhaseRun, type ProcessTime } from "./perf-phases.js";
 import { phaseSeconds, resetPhases } from "./phases.js";
 import { forgetResampleSets } from "./stats/bootstrap.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
@@ -77,8 +77,8 @@ export interface PerfResult {
   loadSeconds: { locomo: number; epirec: number };
   /** Per experiment id, the in-process runs in order. */
   inProcess: Record<string, PerfRun[]>;
-  /** Per experiment id, wall seconds of each whole `node dist/cli.js <exp>` process. */
-  wholeProcess: Record<string, number[]>;
+  /** Per experiment id, each whole `node dist/cli.js <exp>` process's timing (perf-phases.ts ProcessTime). */
+  wholeProcess: Record<string, ProcessTime[]>;
   /** BM25 alone over Exp. 5's stores and questions, per run: index build and full rankings. */
   bm25: Bm25Timing[];
   /** Write throughput of the temp folder's file system (bytes/s), the unit of the write phase's lower bound. */
@@ -193,13 +193,13 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
     }
     await embedder.dispose?.();
     for (const id of PERF_EXPERIMENTS) {
-      const walls: number[] = [];
+      const times: ProcessTime[] = [];
       for (let i = 1; i <= opts.repeat; i++) {
-        walls.push(
-          timeProcess([process.execPath, cliPath, id, "--no-cache", "--out", join(tmp, `process-${id}-${i}`), ...embedderArgs], env).wall,
+        times.push(
+          timeProcess([process.execPath, cliPath, id, "--no-cache", "--out", join(tmp, `process-${id}-${i}`), ...embedderArgs], env),
         );
       }
-      result.wholeProcess[id] = walls;
+      result.wholeProcess[id] = times;
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });
@@ -279,9 +279,28 @@ export function formatPerf(r: PerfResult): string {
     );
   }
   out.push("", ...formatPhases(r.embedder, r.inProcess, { exp5: r.loadSeconds.locomo, exp6: r.loadSeconds.epirec }, r.writeBytesPerSecond));
-  out.push("", "Whole process: node packages/benchmarks/dist/cli.js <exp> --no-cache --out <tmp> (start-up, data load, compute, writing):");
-  const prow = Object.entries(r.wholeProcess).map(([id, walls]) => [id, ...walls.map((w) => w.toFixed(2)), median(walls).toFixed(2)]);
-  out.push(...table(["exp", ...Array.from({ length: r.repeat }, (_, i) => `run ${i + 1} (s)`), "median (s)"], prow));
+  out.push(
+    "",
+    "Whole process: node packages/benchmarks/dist/cli.js <exp> --no-cache --out <tmp> (start-up, data load, compute, writing); CPU medians, of them",
+    "Node's helper threads (V8's concurrent JIT compiler and garbage collector, libuv's file I/O; the rest ran JavaScript):",
+  );
+  const med = (xs: (number | undefined)[]) => {
+    const known = xs.filter((x): x is number => x !== undefined);
+    return known.length === xs.length && known.length > 0 ? median(known).toFixed(2) : "–";
+  };
+  const prow = Object.entries(r.wholeProcess).map(([id, ts]) => [
+    id,
+    ...ts.map((t) => t.wall.toFixed(2)),
+    median(ts.map((t) => t.wall)).toFixed(2),
+    med(ts.map((t) => t.cpu)),
+    med(ts.map((t) => t.helperCpu)),
+  ]);
+  out.push(
+    ...table(
+      ["exp", ...Array.from({ length: r.repeat }, (_, i) => `run ${i + 1} (s)`), "median (s)", "CPU (s)", "helper threads (CPU s)"],
+      prow,
+    ),
+  );
   return out.join("\n") + "\n";
 }
 

@@ -73,7 +73,16 @@ describe("bench:perf — BM25 over LoCoMo", () => {
           },
         ],
       },
-      wholeProcess: { exp5: [4, 5] },
+      wholeProcess: {
+        exp5: [
+          { wall: 4, cpu: 6, helperCpu: 1.5 },
+          { wall: 5, cpu: 7, helperCpu: 2.5 },
+        ],
+        exp6: [
+          { wall: 1, cpu: undefined, helperCpu: undefined },
+          { wall: 2, cpu: 1.5, helperCpu: undefined },
+        ],
+      },
       bm25: [
         { questions: 1535, memories: 5882, indexSeconds: 0.05, rankSeconds: 0.1, cpuSeconds: 0.16 },
         { questions: 1535, memories: 5882, indexSeconds: 0.07, rankSeconds: 0.12, cpuSeconds: 0.2 },
@@ -87,5 +96,8 @@ describe("bench:perf — BM25 over LoCoMo", () => {
     // the phase table: medians per phase, load from the one-off load, write's bound = 100 MB / 1 GB/s
     expect(text).toMatch(/exp5\s+hashing\s+0\.100\s+0\.600\s+1\.200/);
     expect(text).toMatch(/≥ bound(\s+–){6}\s+0\.100\s+–\s+–/);
+    // whole processes: each run's wall, the median wall, CPU and helper-thread CPU ("–" where any run lacks it)
+    expect(text).toMatch(/exp5\s+4\.00\s+5\.00\s+4\.50\s+6\.50\s+2\.00/);
+    expect(text).toMatch(/exp6\s+1\.00\s+2\.00\s+1\.50\s+–\s+–/);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { formatGoals, replacePerformanceBlock, type GoalsResult } from "../src/perf-goals.js";
 
-const timing = (label: string, wall: number[], cpu: number[] = []) => ({ label, wall, cpu });
+const timing = (label: string, wall: number[], cpu: number[] = [], helperCpu: number[] = []) => ({ label, wall, cpu, helperCpu });
 
 const RESULT: GoalsResult = {
   machine: "2 × Test CPU",
@@ -14,7 +14,7 @@ const RESULT: GoalsResult = {
   rounds: 3,
   timings: {
     reference: timing("reference", [60, 58, 62], [55, 54, 56]),
-    exp5: timing("exp5", [3, 2.5, 4], [4, 3.9, 4.2]),
+    exp5: timing("exp5", [3, 2.5, 4], [4, 3.9, 4.2], [0.9, 1.1, 1.0]),
     exp6: timing("exp6", [1.2, 1.3, 1.1]),
     exp7: timing("exp7", [2.9, 3.1, 3]),
     help: timing("help", [0.09, 0.1, 0.08]),
@@ -40,12 +40,16 @@ describe("bench:perf --goals output", () => {
     // bench all, warm: 15 / 11; recomputed: 31 / 11
     expect(md).toContain(`**${(15 / 11).toFixed(2)}×** hashing-only`);
     expect(md).toContain(`${(31 / 11).toFixed(2)}× hashing-only recomputed`);
+    // the helper threads' share: measured for exp5 only here (median 1.0 of 4.0 CPU-s)
+    expect(md).toMatch(/Node's helper threads \(V8's concurrent JIT compiler.*\), medians: exp5 1\.00 of 4\.00 CPU-s\.$/);
   });
 
   it("says what was not measured instead of a number", () => {
     const md = formatGoals({ ...RESULT, timings: { ...RESULT.timings, reference: undefined, exp7: undefined } });
     expect(md).toContain("reference not run | ≥ 30× the reference |");
     expect(md).toContain("| `node scripts/bench.mjs exp7 --no-cache` (hashing) | not measured |");
+    const unsplit = formatGoals({ ...RESULT, timings: { ...RESULT.timings, exp5: timing("exp5", [3], [4]) } });
+    expect(unsplit).not.toContain("helper threads");
   });
 
   it("replaces only the marked block, and refuses a file without the markers", () => {
