@@ -38,6 +38,8 @@ const RUN_CONTROL_ENV = new Set([
   "PERSODE_DEBUG",
   "PERSODE_INTERRUPT_FILE",
   "PERSODE_DATA_DIR",
+  // where bench:perf's thread-CPU probe reports (perf-phases.ts timeProcess): a new file for every timed process
+  "PERSODE_THREAD_CPU_OUT",
 ]);
 const ROLES: readonly EmbedRole[] = ["document", "query"];
 /**

@@ -214,6 +214,13 @@ describe("pnpm bench with the result cache", () => {
     expect(await main(["exp2", "--out", again])).toBe(0);
     expect(files(again)).toEqual(files(fresh));
 
+    // a setting that only steers how the run is measured is not: bench:perf names a new report file for every process
+    stderr = "";
+    process.env.PERSODE_THREAD_CPU_OUT = join(base, "thread-cpu.json");
+    expect(await main(["exp1", "--out", join(base, "measured")])).toBe(0);
+    delete process.env.PERSODE_THREAD_CPU_OUT;
+    expect(stderr).toMatch(/exp1: replayed from the result cache/);
+
     stderr = "";
     process.env.PERSODE_TEST_SETTING = "another";
     expect(await main(["exp1", "--out", join(base, "other-env")])).toBe(0);
