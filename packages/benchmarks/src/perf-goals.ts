@@ -12,7 +12,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { median, timeProcess } from "./perf-phases.js";
+import { HELPER_THREADS, median, timeProcess } from "./perf-phases.js";
 
 /** One whole-process measurement: what ran, and its wall and CPU seconds per round. */
 interface ProcessTiming {
@@ -181,7 +181,7 @@ function helperLine(t: GoalsResult["timings"]): string[] {
   if (parts.length === 0) return [];
   return [
     "",
-    `Of that CPU, Node's helper threads (V8's concurrent JIT compiler and garbage collector, libuv's file I/O; the rest is the threads running JavaScript), medians: ${parts.join(", ")}.`,
+    `Of that CPU, Node's helper threads (${HELPER_THREADS}; the rest is the threads running JavaScript), medians: ${parts.join(", ")}.`,
   ];
 }
 

@@ -64,6 +64,9 @@ function probeUrl(): string {
   return self.endsWith(".js") ? new URL("./thread-cpu-probe.js", self).href : new URL("../dist/thread-cpu-probe.js", self).href;
 }
 
+/** What Node's helper threads run (ProcessTime.helperCpu), as the reports that show their share say it. */
+export const HELPER_THREADS = "V8's concurrent JIT compiler and garbage collector, libuv's file I/O";
+
 /** A whole process's timing: wall seconds, and CPU seconds where /proc gives them. */
 export interface ProcessTime {
   wall: number;
@@ -83,8 +86,8 @@ export interface ProcessTime {
  */
 export function timeProcess(argv: readonly string[] | string, env: NodeJS.ProcessEnv, cwd?: string): ProcessTime {
   const probed = typeof argv !== "string" && argv[0] === process.execPath;
-  const report = join(tmpdir(), `persode-thread-cpu-${process.pid}-${++probes}.json`);
-  const runEnv = probed ? { ...env, PERSODE_THREAD_CPU_OUT: report } : env;
+  const report = probed ? join(tmpdir(), `persode-thread-cpu-${process.pid}-${++probes}.json`) : undefined;
+  const runEnv = report ? { ...env, PERSODE_THREAD_CPU_OUT: report } : env;
   const command = probed ? [argv[0]!, "--import", probeUrl(), ...argv.slice(1)] : argv;
   const c0 = childrenCpu();
   const t0 = performance.now();
@@ -93,7 +96,7 @@ export function timeProcess(argv: readonly string[] | string, env: NodeJS.Proces
     typeof command === "string" ? spawnSync(command, { ...options, shell: true }) : spawnSync(command[0]!, command.slice(1), options);
   const wall = (performance.now() - t0) / 1000;
   const c1 = childrenCpu();
-  const helperCpu = probed ? readHelperCpu(report) : undefined;
+  const helperCpu = report ? readHelperCpu(report) : undefined;
   const shown = typeof argv === "string" ? argv : [argv[0] === process.execPath ? "node" : argv[0], ...argv.slice(1)].join(" ");
   if (r.error) throw new Error(`could not start ${shown}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${shown} exited with ${r.status}:\n${(r.stderr ?? "").trim()}`);

@@ -25,7 +25,16 @@ import {
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
-import { diskWriteBytesPerSecond, folderBytes, formatPhases, median, timeProcess, type PhaseRun, type ProcessTime } from "./perf-phases.js";
+import {
+  diskWriteBytesPerSecond,
+  folderBytes,
+  formatPhases,
+  HELPER_THREADS,
+  median,
+  timeProcess,
+  type PhaseRun,
+  type ProcessTime,
+} from "./perf-phases.js";
 import { phaseSeconds, resetPhases } from "./phases.js";
 import { forgetResampleSets } from "./stats/bootstrap.js";
 import type { ExperimentContext } from "./experiments/experiment.js";
@@ -282,7 +291,7 @@ export function formatPerf(r: PerfResult): string {
   out.push(
     "",
     "Whole process: node packages/benchmarks/dist/cli.js <exp> --no-cache --out <tmp> (start-up, data load, compute, writing); CPU medians, of them",
-    "Node's helper threads (V8's concurrent JIT compiler and garbage collector, libuv's file I/O; the rest ran JavaScript):",
+    `Node's helper threads (${HELPER_THREADS}; the rest ran JavaScript):`,
   );
   const med = (xs: (number | undefined)[]) => {
     const known = xs.filter((x): x is number => x !== undefined);

@@ -5,9 +5,10 @@
  * concurrent JIT compiler and garbage collector, libuv's file I/O. Worker threads are started after this module
  * runs and helper threads before it (it starts libuv's thread pool itself, with one file stat), so at exit the
  * helpers are the threads still alive that already existed here; every other thread's CPU, those that ended too,
- * is the process's total less theirs. With PERSODE_THREAD_CPU_OUT unset, or without /proc, it does nothing.
+ * is the process's CPU less theirs (the caller has the process's CPU from its own accounting of children). With
+ * PERSODE_THREAD_CPU_OUT unset, or without /proc, it does nothing.
  *
- * Writes `{"total": s, "helpers": s}` (CPU seconds) to the file PERSODE_THREAD_CPU_OUT names, at exit.
+ * Writes `{"helpers": s}` (CPU seconds) to the file PERSODE_THREAD_CPU_OUT names, at exit.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -22,21 +23,25 @@ function threadCpu(tid: string): number | undefined {
   }
 }
 
-const out = process.env.PERSODE_THREAD_CPU_OUT;
-let startup: string[] = [];
-if (out && isMainThread) {
+/** The threads of this process other than the main one, by id (none without /proc). */
+function otherThreads(): string[] {
   try {
-    await stat("/"); // libuv starts its whole thread pool on the first request: now, before anything is measured
     const main = String(process.pid);
-    startup = readdirSync("/proc/self/task").filter((t) => t !== main);
+    return readdirSync("/proc/self/task").filter((t) => t !== main);
   } catch {
-    startup = [];
+    return [];
   }
-  if (startup.length > 0)
+}
+
+const out = process.env.PERSODE_THREAD_CPU_OUT;
+if (out && isMainThread) {
+  // libuv starts its whole thread pool on the first request: now, before anything is measured
+  await stat("/").catch(() => undefined);
+  const helpers = otherThreads();
+  if (helpers.length > 0)
     process.on("exit", () => {
-      const { user, system } = process.cpuUsage();
-      let helpers = 0;
-      for (const t of startup) helpers += threadCpu(t) ?? 0;
-      writeFileSync(out, JSON.stringify({ total: (user + system) / 1e6, helpers }));
+      let seconds = 0;
+      for (const t of helpers) seconds += threadCpu(t) ?? 0;
+      writeFileSync(out, JSON.stringify({ helpers: seconds }));
     });
 }
