@@ -88,7 +88,9 @@ parentPort.once("message", async ({ groups, units, strategies, embedder: e, port
       if (Atomics.compareExchange(range, 0, w, w + 1) !== w) continue;
       const { group, from, to } = units[u];
       const { orders, nearTies, fires } = rankedGroup(groups[group], embedder, strats, from, to);
-      port.postMessage({ unit: u, orders, nearTies, fires }, [orders.buffer]);
+      // orders are in shared memory (rankedGroup), so posting them neither copies nor detaches: the first detached
+      // buffer of a thread invalidates V8's detaching protector there, and every optimized typed-array reader with it
+      port.postMessage({ unit: u, orders, nearTies, fires });
       Atomics.add(posted, 0, 1);
       Atomics.notify(posted, 0);
     }

@@ -215,7 +215,8 @@ export function rankedGroup(
   const size = group.memories.length;
   const S = strats.length;
   const n = to - from;
-  const orders = new Int32Array(n * S * size);
+  // shared memory: posting it to the calling thread neither copies nor detaches it (./rank-worker.ts)
+  const orders = new Int32Array(new SharedArrayBuffer(n * S * size * 4));
   const nearTies = new Array<Int32Array | null>(n * S).fill(null);
   const fires = new Uint8Array(n);
   rankGroup(

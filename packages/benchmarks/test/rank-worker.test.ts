@@ -111,6 +111,16 @@ describe("rankGroups on a rank worker", () => {
     w!.close();
   });
 
+  it("posts its orders in shared memory: never transferred, so no buffer is detached in the worker", () => {
+    // Detaching an ArrayBuffer (a transfer) invalidates V8's detaching protector in that thread, and with it every
+    // optimized function there that reads a typed array: the worker recompiled its whole ranking code once.
+    const gs = groups(6);
+    const w = startRankWorker(gs, hashing, EXTENDED_STRATEGIES);
+    expect(w).toBeDefined();
+    for (let gi = w!.first; gi < gs.length; gi++) expect(w!.take(gi)!.orders.buffer).toBeInstanceOf(SharedArrayBuffer);
+    w!.close();
+  });
+
   it("takes groups back from the worker's end instead of waiting: each group ranked once, the same orders", () => {
     const gs = groups(8);
     const strats = EXTENDED_STRATEGIES;
