@@ -8,7 +8,7 @@
  * MessagePort that the calling thread reads synchronously (receiveMessageOnPort), waiting on a shared counter
  * between messages. When the calling thread would wait, it takes the worker's last unclaimed unit back instead and
  * ranks it itself, kept until its turn to be visited: both threads stay busy to the end, whichever is faster on the
- * day. A worker that fails (an error, a stall) leaves its units to the calling thread, which ranks them itself:
+ * day. A worker that fails (an error, its thread exiting, a stall) leaves its units to the calling thread, which ranks them itself:
  * the same results, or the same error.
  */
 import { createRequire } from "node:module";
@@ -51,7 +51,7 @@ interface RankJob {
   strategies: string[];
   embedder: Pick<Embedder, "name" | "id" | "dim" | "model" | "prefixes">;
   port: MessagePort;
-  /** [0]: units posted so far. */
+  /** [0]: units posted so far; [1]: 1 once the worker's thread is exiting (an uncaught error, process.exit, or done). */
   posted: Int32Array;
   /**
    * [0]: the units still to rank, next | end << 16 (indices into `units`): the worker claims `next`, the calling
@@ -74,6 +74,11 @@ const { parentPort, workerData } = require("node:worker_threads");
 const modules = Promise.all([import(workerData.loop), import(workerData.core)]);
 modules.catch(() => undefined);
 parentPort.once("message", async ({ groups, units, strategies, embedder: e, port, posted, range }) => {
+  // however the thread ends, the calling thread (blocked in Atomics.wait, deaf to events) learns it at once
+  process.on("exit", () => {
+    Atomics.store(posted, 1, 1);
+    Atomics.notify(posted, 0);
+  });
   try {
     const [{ rankedGroup }, c] = await modules;
     const byKey = new Map([...c.BUILTIN_STRATEGIES, ...c.EXTENDED_STRATEGIES].map((s) => [s.key, s]));
@@ -169,7 +174,7 @@ export function startRankWorker(
   const count = units.length - first;
   if (count >= 0x8000) return undefined; // the range packs two 16-bit indices
   const { port1, port2 } = new MessageChannel();
-  const posted = new Int32Array(new SharedArrayBuffer(4));
+  const posted = new Int32Array(new SharedArrayBuffer(8));
   const range = new Int32Array(new SharedArrayBuffer(4));
   range[0] = count << 16;
   // each group the worker's units are of, sent once
@@ -235,6 +240,9 @@ export function startRankWorker(
       if (failed) return undefined;
       let last = performance.now();
       for (;;) {
+        // read before the port: every message the worker posts is queued before its thread exits, so once it has
+        // exited, a port without unit ui means the unit will never come
+        const exited = Atomics.load(posted, 1) !== 0;
         const m = receiveMessageOnPort(port1)?.message as RankMessage | undefined;
         if (m) {
           received++;
@@ -251,7 +259,8 @@ export function startRankWorker(
             continue;
           }
         }
-        // returns at once when a message was posted since the last one received
+        if (exited) return void fail(`its thread exited without sending unit ${ui}`);
+        // returns at once when a message was posted since the last one received, or the worker's thread is exiting
         if (Atomics.wait(posted, 0, received, 100) === "timed-out") {
           checkInterrupt();
           if (performance.now() - last > STALL_MS) return void fail(`no unit for ${STALL_MS / 1000} s`);

@@ -168,4 +168,18 @@ describe("rankGroups on a rank worker", () => {
       /warning: the rank worker thread failed \(.*nonexistent.*\); ranking its units on the main thread/s,
     );
   });
+
+  it("a worker whose thread exits mid-unit is noticed when its unit is asked for, not after the stall timeout", () => {
+    const gs = groups(5);
+    const warn = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const loop = new URL("./fixtures/exiting-ranking-loop.mjs", import.meta.url).href;
+    const w = startRankWorker(gs, hashing, [similarityOnly], loop);
+    expect(w).toBeDefined();
+    // no steal: this thread waits for the worker's unit, which never comes
+    expect(w!.take(w!.first)).toBeUndefined();
+    w!.close();
+    const message = String(warn.mock.calls[0]?.[0]);
+    expect(message).toMatch(new RegExp(`the rank worker thread failed \\(its thread exited without sending unit ${w!.first}\\)`));
+    expect(message).not.toMatch(/no unit for/);
+  });
 });
