@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { WriteError, explainWriteError } from "@persode/util";
 import { Interrupted, SIGNAL_EXIT, interruption, noteInterrupt, type StopSignal } from "./interrupt.js";
 import { UsageError } from "./options.js";
-import { reportStaging } from "./supervise.js";
+import { remove, reportStaging } from "./supervise.js";
 
 /** A file staged outside the results folder (e.g. the README) and where it goes on publishing. */
 export interface StagedFile {
@@ -101,16 +101,6 @@ function alive(pid: number): boolean {
 
 function note(message: string): void {
   process.stderr.write(`note: ${message}\n`);
-}
-
-/** Remove a file or folder, ignoring one that is already gone. */
-function remove(path: string): void {
-  try {
-    // retried when a write still in flight (a stop signal's discard) adds an entry while the folder is emptied
-    rmSync(path, { recursive: true, force: true, maxRetries: 3 });
-  } catch {
-    // nothing was created there (e.g. a file stands where its folder would be)
-  }
 }
 
 /** A file's identity: which inode a staged entry is, to tell the run's own files from the links to `out`. */

@@ -15,6 +15,20 @@ interface StagingMessage {
 }
 
 /**
+ * Remove a file or folder, ignoring one that is already gone or cannot be removed: staging.ts removes what it
+ * created with this, and the supervisor a reported staging folder once the run's thread has ended (a folder left
+ * behind is removed by the next run's removeLeftovers).
+ */
+export function remove(path: string): void {
+  try {
+    // retried when a write still in flight (a stop signal's discard) adds an entry while the folder is emptied
+    rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // nothing was created there (e.g. a file stands where its folder would be), or it cannot be removed: nothing to lose
+  }
+}
+
+/**
  * Tell the supervisor (when this is a supervised run) about a staging folder this run created: the supervisor removes
  * it once the run's thread has ended, whatever became of it. The run's own discard removes it first; this catches a
  * write that was still in flight when a stop signal discarded the folder and created it again.
@@ -102,7 +116,7 @@ export function runSupervised(script: string, args: readonly string[]): Promise<
     });
     worker.on("exit", (code) => {
       done();
-      for (const dir of staging) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      for (const dir of staging) remove(dir);
       resolve(failed && code === 0 ? 1 : code);
     });
   });
