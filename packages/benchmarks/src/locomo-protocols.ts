@@ -11,7 +11,7 @@ import {
   LADDER_MEASURES,
   LOCOMO_QUESTION_SETS,
   relevantRanks,
-  scoreQuestion,
+  scoreQuestionInto,
   sessionRanks,
   type LocomoGold,
   type LocomoQuestionSet,
@@ -74,7 +74,9 @@ export function scoreLocomoQuestion(
   conv: ConversationIndex,
   measures: readonly Measure[] = LADDER_MEASURES,
 ): number[] {
-  return scorePreparedGold(order, prepareGold(gold, conv), conv, measures);
+  const out = new Float64Array(measures.length);
+  scorePreparedGold(order, prepareGold(gold, conv), conv, measures, out, 0);
+  return Array.from(out);
 }
 
 /** A question's gold turns as masks over its conversation, built once for the many rankings of it (one per strategy). */
@@ -97,13 +99,22 @@ function prepareGold(gold: readonly string[], conv: ConversationIndex): Prepared
   return { relevant, nGold: gold.length, goldSessions };
 }
 
-/** scoreLocomoQuestion over a prepared gold. */
-function scorePreparedGold(order: ArrayLike<number>, g: PreparedGold, conv: ConversationIndex, measures: readonly Measure[]): number[] {
-  return scoreQuestion(
+/** scoreLocomoQuestion over a prepared gold, into `out` from index `at`. */
+function scorePreparedGold(
+  order: ArrayLike<number>,
+  g: PreparedGold,
+  conv: ConversationIndex,
+  measures: readonly Measure[],
+  out: Float64Array,
+  at: number,
+): void {
+  scoreQuestionInto(
     measures,
     // ranks past the largest k are read only by MRR, which needs the first one alone (relevantRanks stops after it)
     { ranks: relevantRanks(order, g.relevant, largestK(measures)), nGold: g.nGold },
     { ranks: sessionRanks(order, conv.sessionOf, g.goldSessions), nGold: g.goldSessions.size },
+    out,
+    at,
   );
 }
 
@@ -193,6 +204,9 @@ export class LadderScorer {
     this.hooks = { extraQuestions: [...extra.values()], onRanking: (q, s, order, diaIds) => this.observe(q, s, order, diaIds) };
   }
 
+  /** Scratch for one ranking's values: per distinct gold of the question, every ladder measure. */
+  private values = new Float64Array(0);
+
   /** Where the question last observed goes: per family its index, and which of the question's distinct golds it has. */
   private last?: { q: LocomoQuestion; places: { family: FamilyKey; qi: number; gold: number }[]; golds: PreparedGold[] };
 
@@ -204,7 +218,10 @@ export class LadderScorer {
     if (this.last?.q !== q) this.last = this.placesOf(q, conv);
     const { places, golds } = this.last;
     // families that hold the question with the same gold (e.g. both question sets under one gold) score it once
-    const values = golds.map((gold) => scorePreparedGold(order, gold, conv, LADDER_MEASURES));
+    const M = LADDER_MEASURES.length;
+    if (this.values.length < golds.length * M) this.values = new Float64Array(golds.length * M);
+    const values = this.values;
+    for (let g = 0; g < golds.length; g++) scorePreparedGold(order, golds[g]!, conv, LADDER_MEASURES, values, g * M);
     for (const { family, qi, gold } of places) {
       const byStrategy = this.columns.get(family)!;
       let c = byStrategy.get(strategy.key);
@@ -212,8 +229,7 @@ export class LadderScorer {
         const n = this.families.get(family)!.length;
         byStrategy.set(strategy.key, (c = { cols: LADDER_MEASURES.map(() => new Float64Array(n)), seen: new Uint8Array(n) }));
       }
-      const v = values[gold]!;
-      for (let mi = 0; mi < v.length; mi++) c.cols[mi]![qi] = v[mi]!;
+      for (let mi = 0; mi < M; mi++) c.cols[mi]![qi] = values[gold * M + mi]!;
       c.seen[qi] = 1;
     }
   }

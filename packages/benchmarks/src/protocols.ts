@@ -174,11 +174,28 @@ export function scoreQuestion(
   turn: { ranks: readonly number[]; nGold: number },
   session?: { ranks: readonly number[]; nGold: number },
 ): number[] {
-  return measures.map((m) => {
-    const at = m.granularity === "turn" ? turn : session;
-    if (!at) throw new RangeError(`measure ${m.name} needs the session ranking, which was not given`);
-    return scoreRanks(at.ranks, at.nGold, m.kind, m.k);
-  });
+  const out = new Float64Array(measures.length);
+  scoreQuestionInto(measures, turn, session, out);
+  return Array.from(out);
+}
+
+/**
+ * scoreQuestion written into `out` from index `at`, for a caller that scores many rankings (Exp. 5's ladder): the
+ * same values by the same scoreRanks, without an array per ranking.
+ */
+export function scoreQuestionInto(
+  measures: readonly Measure[],
+  turn: { ranks: readonly number[]; nGold: number },
+  session: { ranks: readonly number[]; nGold: number } | undefined,
+  out: Float64Array,
+  at = 0,
+): void {
+  for (let mi = 0; mi < measures.length; mi++) {
+    const m = measures[mi]!;
+    const r = m.granularity === "turn" ? turn : session;
+    if (!r) throw new RangeError(`measure ${m.name} needs the session ranking, which was not given`);
+    out[at + mi] = scoreRanks(r.ranks, r.nGold, m.kind, m.k);
+  }
 }
 
 /** A LoCoMo question set (docs/spec.md §11). */
