@@ -19,7 +19,7 @@ import {
 } from "./protocols.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { resampleIntervals } from "./stats/estimated-intervals.js";
-import { auditedConversation } from "./experiments/exp5-audit.js";
+import { AUDIT_MEASURES, auditedConversation, type AuditColumns, type AuditedGold } from "./experiments/exp5-audit.js";
 import { selectQuestions, type Exp5Hooks, type LocomoExclusions, type LocomoQuestion } from "./experiments/exp5-locomo.js";
 
 /** The four LoCoMo protocol families: question set × gold, in ladder order. */
@@ -267,6 +267,27 @@ export class LadderScorer {
     return out;
   }
 
+  /**
+   * One family's columns of some measures, renamed (`names`: new name → ladder measure name), per strategy in ranking
+   * order, after checking every question was ranked: e.g. the audited file's metrics (AUDIT_MEASURES), which the
+   * ladder computes already.
+   */
+  columnsByName<K extends string>(family: FamilyKey, names: Readonly<Record<K, string>>): Map<string, Record<K, Float64Array>> {
+    const byStrategy = this.complete().get(family);
+    if (!byStrategy) throw new Error(`protocol ladder: no family ${family} (no audit loaded?)`);
+    const at = Object.entries<string>(names).map(([k, name]) => {
+      const mi = LADDER_MEASURES.findIndex((m) => m.name === name);
+      if (mi < 0) throw new RangeError(`protocol ladder: no measure "${name}"`);
+      return [k, mi] as const;
+    });
+    const out = new Map<string, Record<K, Float64Array>>();
+    for (const s of this.strategies) {
+      const cols = byStrategy.get(s)!;
+      out.set(s, Object.fromEntries(at.map(([k, mi]) => [k, cols[mi]!])) as Record<K, Float64Array>);
+    }
+    return out;
+  }
+
   /** The resample stream of each family summary(spec, label) reads, with its size (for prefetchResamples). */
   resampleRequests(label: string): { n: number; label: string }[] {
     return [...this.families].filter(([, qs]) => qs.length > 0).map(([f, qs]) => ({ n: qs.length, label: `${label}/${f}` }));
@@ -295,6 +316,21 @@ export class LadderScorer {
       };
     };
   }
+}
+
+/**
+ * The audited file's columns (AuditScorer's `columnsOf`) as `ladder` computed them: AUDIT_MEASURES on its `persode`
+ * families, whose questions are the audited file's of each gold, in the same order (checked when read).
+ */
+export function auditColumnsFromLadder(ladder: LadderScorer, gold: AuditedGold): (g: "original" | "audited") => AuditColumns {
+  return (g) => {
+    const family = familyKey({ set: "persode", gold: g });
+    const qs = ladder.families.get(family) ?? [];
+    const want = gold[g];
+    if (qs.length !== want.length || qs.some((q, i) => questionKey(q) !== questionKey(want[i]!)))
+      throw new Error(`protocol ladder: its ${family} questions are not the audited file's ${g}-gold questions`);
+    return ladder.columnsByName(family, AUDIT_MEASURES);
+  };
 }
 
 /** Two sets of Exp. 5 hooks as one: the extra questions of both (each once), both observers. */

@@ -4,6 +4,7 @@ import { parseLocomo, parseLocomoAudit, type LocomoDataset } from "@persode/data
 import { describe, expect, it } from "vitest";
 import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "../src/experiments/exp5-audit.js";
 import { runExp5 } from "../src/experiments/exp5-locomo.js";
+import { LadderScorer, auditColumnsFromLadder, combineHooks, questionKey } from "../src/locomo-protocols.js";
 
 const TOPICS = [
   "hiking the ridge trail",
@@ -177,6 +178,35 @@ describe("AuditScorer on Exp. 5's rankings", () => {
       expect(s.audited_minus_original.query_count).toBe(5);
     }
     expect(compared).toBe(2 * r.rankings.length);
+  });
+});
+
+describe("AuditScorer fed by the protocol ladder (as Exp. 5 runs it)", () => {
+  it("gives the very summary of a scorer that scores every ranking itself", async () => {
+    const embedder = await createEmbedder("hashing");
+    const g = auditedGold(DATA, AUDIT);
+    const observing = new AuditScorer(g);
+    const ladder = new LadderScorer(DATA, AUDIT, new Set([...g.original, ...(observing.hooks.extraQuestions ?? [])].map(questionKey)));
+    const fed = new AuditScorer(g, undefined, auditColumnsFromLadder(ladder, g));
+    expect(fed.hooks.onRanking).toBeUndefined();
+    expect(fed.hooks.extraQuestions).toEqual(observing.hooks.extraQuestions);
+    const spec = { seed: 11, samples: 300 };
+    await runExp5(DATA, embedder, spec, combineHooks(combineHooks(observing.hooks, fed.hooks), ladder.hooks));
+    const guard = topKGuard(DATA, [5, 10]);
+    const want = observing.summary(spec, "exp5-audit/test", guard, "exp5/hashing");
+    expect(fed.summary(spec, "exp5-audit/test", guard, "exp5/hashing")).toStrictEqual(want);
+    // the synthetic audit moves golds both ways, so recall and hit differ somewhere: a swapped measure would show
+    const s = Object.values(want.strategies as Record<string, { audited: Record<string, number> }>);
+    expect(s.some((x) => x.audited["evidence_recall@10"] !== x.audited["hit@10"])).toBe(true);
+  });
+
+  it("refuses a ladder whose family holds other questions than the gold's", () => {
+    const g = auditedGold(DATA, AUDIT);
+    const ladder = new LadderScorer(DATA, AUDIT, new Set());
+    const shifted = { ...g, audited: g.audited.slice(1) };
+    expect(() => auditColumnsFromLadder(ladder, shifted)("audited")).toThrow(
+      /persode\/audited questions are not the audited file's audited-gold questions/,
+    );
   });
 });
 

@@ -52,6 +52,21 @@ const PAIRED_CI_METRICS: readonly Metric[] = ["evidence_recall@5", "evidence_rec
 const GOLDS = ["original", "audited"] as const;
 type Gold = (typeof GOLDS)[number];
 
+/**
+ * Each metric of the audited file as the protocol ladder's measure of it (docs/spec.md §11): the same scoreRanks of
+ * the same relevant ranks, so a ladder that observed the run's rankings holds these columns already.
+ */
+export const AUDIT_MEASURES = {
+  "evidence_recall@5": "turn.recall@5",
+  "evidence_recall@10": "turn.recall@10",
+  "hit@5": "turn.any@5",
+  "hit@10": "turn.any@10",
+  mrr: "turn.mrr",
+} as const satisfies Record<Metric, string>;
+
+/** Per strategy (in ranking order), one gold's per-question columns of every metric, aligned with that gold's questions. */
+export type AuditColumns = ReadonlyMap<string, Readonly<Record<Metric, Float64Array>>>;
+
 /** How the audit moves the evidence of the Exp. 5 questions. */
 export interface EvidenceChanges {
   /** Entries in the audit file. */
@@ -208,16 +223,41 @@ export class AuditScorer {
   /** Hooks for runExp5: the audited-only questions to rank as well, and the observer of every ranking. */
   readonly hooks: Exp5Hooks;
 
+  /**
+   * `columnsOf`: where both golds' columns come from when another observer computes them (Exp. 5's protocol ladder,
+   * AUDIT_MEASURES), read once every ranking is observed; the scorer then observes nothing itself and its hooks only
+   * ask for the audited-only questions.
+   */
   constructor(
     readonly gold: AuditedGold,
     private readonly topKs: readonly number[] = EXP5_PROTOCOL.top_ks,
+    private readonly columnsOf?: (gold: Gold) => AuditColumns,
   ) {
     this.sets = { original: new ScoredSet(gold.original), audited: new ScoredSet(gold.audited) };
     const originalKeys = this.sets.original.index;
-    this.hooks = {
-      extraQuestions: gold.audited.filter((q) => !originalKeys.has(keyOf(q))),
-      onRanking: (q, strategy, order, diaIds) => this.observe(q, strategy, order, diaIds),
-    };
+    const extraQuestions = gold.audited.filter((q) => !originalKeys.has(keyOf(q)));
+    this.hooks = columnsOf
+      ? { extraQuestions }
+      : { extraQuestions, onRanking: (q, strategy, order, diaIds) => this.observe(q, strategy, order, diaIds) };
+  }
+
+  /** Both golds' columns and the strategies in ranking order: given (columnsOf) or as observed. */
+  private columns(): { cols: Record<Gold, AuditColumns>; strategies: readonly string[] } {
+    if (!this.columnsOf) {
+      return {
+        cols: { original: this.sets.original.complete("original"), audited: this.sets.audited.complete("audited") },
+        strategies: this.strategies,
+      };
+    }
+    const cols = { original: this.columnsOf("original"), audited: this.columnsOf("audited") };
+    for (const g of GOLDS)
+      for (const [s, c] of cols[g])
+        for (const m of METRICS)
+          if (c[m].length !== this.sets[g].questions.length)
+            throw new Error(
+              `exp5 audited gold: strategy "${s}" has ${c[m].length} ${g}-gold values of ${m}, for ${this.sets[g].questions.length} questions`,
+            );
+    return { cols, strategies: [...cols.original.keys()] };
   }
 
   /** The question last observed, with its place and gold mask in each set (every strategy's ranking of it arrives in a row). */
@@ -291,8 +331,7 @@ export class AuditScorer {
    */
   startSummary(spec: BootstrapSpec, label: string, guard: TopKGuard, originalLabel = `${label}/original`): () => Record<string, unknown> {
     const r4 = (x: number) => pyRound(x, 4);
-    const cols = { original: this.sets.original.complete("original"), audited: this.sets.audited.complete("audited") };
-    const strategies = this.strategies;
+    const { cols, strategies } = this.columns();
     const cats = Object.entries(LOCOMO_CATEGORIES).map(([c, name]) => ({ c: Number(c), name }));
     const sep = "\u0000";
     const pick = (xs: Float64Array, idx: readonly number[]) => {
