@@ -8,8 +8,8 @@
  * MessagePort that the calling thread reads synchronously (receiveMessageOnPort), waiting on a shared counter
  * between messages. When the calling thread would wait, it takes the worker's last unclaimed unit back instead and
  * ranks it itself, kept until its turn to be visited: both threads stay busy to the end, whichever is faster on the
- * day. A worker that fails (an error, its thread exiting, a stall) leaves its units to the calling thread, which ranks them itself:
- * the same results, or the same error.
+ * day. A worker that fails (an error, its thread exiting, a stall) leaves its units to the calling thread, which
+ * ranks them itself: the same results, or the same error.
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";

@@ -26,7 +26,7 @@ import {
 } from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
-import { AuditScorer, type AuditColumns, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
+import { AuditScorer, EXP5_AUDIT_PROTOCOL, auditedGold, topKGuard } from "./exp5-audit.js";
 import { EXP5_PROTOCOL, runExp5 } from "./exp5-locomo.js";
 import { writeExtendedFile } from "../extended-results.js";
 import { LadderScorer, auditColumnsFromLadder, combineHooks, questionKey } from "../locomo-protocols.js";
@@ -59,16 +59,12 @@ export const exp5: ExperimentRunnerModule = {
     // The audit is checked against LoCoMo before anything runs, so a bad audit file writes nothing.
     const audit = await loadLocomoAudit(data);
     const gold = auditedGold(data, audit);
+    // The protocol ladder observes the same rankings; the questions only it needs (beyond both golds') are ranked as
+    // extra ones.
+    const ladder = new LadderScorer(data, audit, new Set([...gold.original, ...gold.audited].map(questionKey)));
     // The audited file's metrics on both golds are the ladder's turn measures on its `persode` families: the audit
-    // takes them from the ladder rather than score every ranking again.
-    const fromLadder = (g: "original" | "audited"): AuditColumns => auditColumnsFromLadder(ladder, gold)(g);
-    const scorer = new AuditScorer(gold, undefined, fromLadder);
-    // The protocol ladder observes the same rankings; the questions only it needs are ranked as extra ones.
-    const ladder: LadderScorer = new LadderScorer(
-      data,
-      audit,
-      new Set([...gold.original, ...(scorer.hooks.extraQuestions ?? [])].map(questionKey)),
-    );
+    // takes them from the ladder rather than score every ranking again, and asks only for its audited-only questions.
+    const scorer = new AuditScorer(gold, undefined, auditColumnsFromLadder(ladder, gold));
     const embedder = await ctx.embedder();
     // The summaries' largest resample streams are drawn on the worker threads while the strategies rank.
     prefetchResamples(
