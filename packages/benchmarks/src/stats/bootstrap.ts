@@ -355,9 +355,9 @@ export function resampleTable(
   return Object.fromEntries(names.map((name, c) => [name, means[c]!]));
 }
 
-/** 95 % percentile interval of resample statistics (selects in a copy). */
+/** 95 % percentile interval of resample statistics (stats unchanged). */
 export function percentileInterval(stats: Float64Array): [number, number] {
-  return percentileCI(Float64Array.from(stats), stats.length);
+  return percentileCI(stats, stats.length);
 }
 
 /** 95 % percentile interval of the paired difference a* − b* over the same resamples. */
@@ -368,7 +368,7 @@ export function pairedInterval(a: Float64Array, b: Float64Array): [number, numbe
   return percentileCI(d, d.length);
 }
 
-/** The values a full numeric sort of `stats` (Float64Array#sort: −0 before +0) puts at the two percentile ranks, by selection. */
+/** The values a full numeric sort of `stats` (Float64Array#sort: −0 before +0) puts at the two percentile ranks, by selection (stats unchanged). */
 export function percentileCI(stats: Float64Array, samples: number): [number, number] {
   const [lo, hi] = percentileRanks(samples);
   return selectSortedPair(stats, lo, hi);

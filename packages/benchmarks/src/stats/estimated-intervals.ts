@@ -206,7 +206,7 @@ export function resampleIntervals(
     ci(name) {
       const c = column(name);
       const e = estimates()[c]!;
-      return interval(Float64Array.from(e.means), e.bound, () => percentileInterval(exact(c)));
+      return interval(e.means, e.bound, () => percentileInterval(exact(c)));
     },
     paired(name, baseline) {
       const a = column(name);
@@ -321,12 +321,11 @@ function estimatesOf(cols: Float64Array[], n: number, spec: BootstrapSpec, label
 }
 
 /**
- * A base for a column's sparse list: 0 or the most frequent value among every `step`-th item, whichever more items
- * hold, with that count (any base is exact or within the bound; a frequent one only makes the list shorter).
+ * A base for a column's sparse list: 0 or the most frequent value among its sampled items (`sample`, sorted here),
+ * whichever more of its items hold, with that count and the column's max |value|, in one pass (any base is exact or
+ * within the bound; a frequent one only makes the list shorter).
  */
-function frequentBase(col: Float64Array, step: number): { base: number; count: number } {
-  const sample = new Float64Array(Math.ceil(col.length / step));
-  for (let k = 0; k < sample.length; k++) sample[k] = col[k * step]!;
+function frequentBase(col: Float64Array, sample: Float64Array): { base: number; count: number; max: number } {
   sample.sort();
   let common = 0;
   let longest = 0;
@@ -339,18 +338,29 @@ function frequentBase(col: Float64Array, step: number): { base: number; count: n
   }
   let zeros = 0;
   let commons = 0;
+  let max = 0;
+  // the counts without branches (+(x === y)): items differ unpredictably, and a mispredicted branch per item costs more
   for (let i = 0; i < col.length; i++) {
     const v = col[i]!;
-    if (v === 0) zeros++;
-    if (v === common) commons++;
+    zeros += +(v === 0);
+    commons += +(v === common);
+    const a = Math.abs(v);
+    if (a > max) max = a;
   }
-  return commons > zeros ? { base: common, count: commons } : { base: 0, count: zeros };
+  return commons > zeros ? { base: common, count: commons, max } : { base: 0, count: zeros, max };
 }
 
-/** How many of every `step`-th item differ between a and b, counting up to `limit` (whole columns: step 1). */
-function differing(a: Float64Array, b: Float64Array, step: number, limit: number): number {
+/** How many of the first `length` values from `a` and from `b` differ in `xs` (two columns' samples, side by side). */
+function differingSamples(xs: Float64Array, a: number, b: number, length: number): number {
   let d = 0;
-  for (let i = 0; i < a.length && d < limit; i += step) if (a[i] !== b[i]) d++;
+  for (let i = 0; i < length; i++) d += +(xs[a + i] !== xs[b + i]);
+  return d;
+}
+
+/** How many items differ between a and b. */
+function differing(a: Float64Array, b: Float64Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += +(a[i] !== b[i]);
   return d;
 }
 
@@ -365,7 +375,8 @@ function maxAbs(col: ArrayLike<number>): number {
  * items, or from its own most frequent value when that is sparser; with, per column, the bound on |estimated mean −
  * left-to-right mean| over every resample. The bound is 0 where every sum is exact: a column whose values and whose
  * parent's (recursively) are multiples of one 2^−K with every partial sum below 2^52·2^−K (as exactScale). Such a
- * column takes only a parent that is exact too.
+ * column takes only a parent that is exact too. Candidates are ranked on every column's sampled items (every
+ * `step`-th), kept side by side in one array so that ranking the window reads a few cache lines per candidate.
  */
 function chainColumns(cols: readonly Float64Array[], n: number): { columns: EstimatedColumn[]; bounds: number[]; maxOf: number[] } {
   const columns: EstimatedColumn[] = [];
@@ -375,24 +386,38 @@ function chainColumns(cols: readonly Float64Array[], n: number): { columns: Esti
   const maxOf: number[] = [];
   const bounds: number[] = [];
   const g = gamma(n + 3);
+  const step = Math.max(1, Math.floor(n / SAMPLE));
+  const S = Math.ceil(n / step);
+  const samples = new Float64Array(cols.length * S);
+  cols.forEach((col, j) => {
+    for (let k = 0; k < S; k++) samples[j * S + k] = col[k * step]!;
+  });
   cols.forEach((col, j) => {
     const scale = exactScale(col);
-    const step = Math.max(1, Math.floor(n / SAMPLE));
-    const { base, count } = frequentBase(col, step);
+    const { base, count, max: mv } = frequentBase(col, samples.slice(j * S, (j + 1) * S));
     let cost = n - count;
     let parent = -1;
-    // candidates ranked by how many of the sampled items differ, then the best few compared in full
-    const near: number[] = [];
-    const nearD: number[] = [];
+    // candidates ranked by how many of the sampled items differ (ties: the nearer column first), then the best few
+    // compared in full
+    const best: number[] = [];
+    const bestD: number[] = [];
     for (let k = Math.max(0, j - ESTIMATE_WINDOW); k < j; k++) {
       if (scale !== undefined && exactOn[k] === undefined) continue;
-      near.push(k);
-      nearD.push(differing(col, cols[k]!, step, n));
+      const d = differingSamples(samples, j * S, k * S, S);
+      // k rises, so an equal count ranks k ahead of the kept ones
+      let at = best.length;
+      while (at > 0 && bestD[at - 1]! >= d) at--;
+      if (at >= FULL_COMPARES) continue;
+      best.splice(at, 0, k);
+      bestD.splice(at, 0, d);
+      if (best.length > FULL_COMPARES) {
+        best.pop();
+        bestD.pop();
+      }
     }
-    const byD = near.map((_, i) => i).sort((x, y) => nearD[x]! - nearD[y]! || near[y]! - near[x]!);
-    for (let t = 0; t < Math.min(FULL_COMPARES, byD.length); t++) {
-      const k = near[byD[t]!]!;
-      const d = differing(col, cols[k]!, 1, cost);
+    // in ranked order, each compared in full: a candidate is taken when it differs on fewer items than the best so far
+    for (const k of best) {
+      const d = differing(col, cols[k]!);
       if (d < cost) {
         cost = d;
         parent = k;
@@ -402,20 +427,22 @@ function chainColumns(cols: readonly Float64Array[], n: number): { columns: Esti
     const at = new Int32Array(cost);
     const delta = new Float64Array(cost);
     let m = 0;
+    let md = 0;
     for (let i = 0; i < n; i++) {
       const r = ref ? ref[i]! : base;
       if (col[i] !== r) {
+        const dv = col[i]! - r;
         at[m] = i;
-        delta[m++] = col[i]! - r;
+        delta[m++] = dv;
+        md = Math.max(md, Math.abs(dv));
       }
     }
     columns.push({ parent, base, at, delta });
-    const mv = maxAbs(col);
     maxOf.push(mv);
     const mr = ref ? maxOf[parent]! : Math.abs(base);
     // exact: both on the grid 2^−K (the finer of the two), the start (parent sum or base·n) and every partial sum below 2^52 of it
     const k = scale === undefined ? undefined : Math.max(scale, parent < 0 ? 1 : (exactOn[parent] ?? Infinity));
-    if (k !== undefined && Number.isFinite(k) && n * (mr + maxAbs(delta)) * k <= 2 ** 52) {
+    if (k !== undefined && Number.isFinite(k) && n * (mr + md) * k <= 2 ** 52) {
       exactOn.push(k);
       sumErr.push(0);
       bounds.push(0);

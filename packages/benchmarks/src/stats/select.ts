@@ -43,16 +43,16 @@ function swap(a: Float64Array | Int32Array, i: number, j: number): void {
 }
 
 /**
- * The values Float64Array#sort (numeric, −0 before +0; no NaN) puts at ranks lo ≤ hi of a, by selection with plain
- * comparisons (a is rearranged). Equal values are interchangeable but for the sign of zero, so a zero found at a
- * rank is given the sign the sort would put there: −0 for ranks below the count of negatives and −0s.
+ * The values Float64Array#sort (numeric, −0 before +0; no NaN) puts at ranks lo ≤ hi of a, without sorting and
+ * without changing a. Each rank is first bracketed from a sorted sample of a (bracketRank): one pass then counts the
+ * values below the bracket and gathers those inside it, and the rank is selected among those few. Where a bracket
+ * misses its rank (values far from the sample's spread), the rank is selected in a copy of the whole array. Equal
+ * values are interchangeable but for the sign of zero, so a zero found at a rank is given the sign the sort would put
+ * there: −0 for ranks below the count of negatives and −0s.
  */
 export function selectSortedPair(a: Float64Array, lo: number, hi: number): [number, number] {
-  selectFloat(a, 0, a.length - 1, hi);
-  // everything before hi is now not greater than a[hi]
-  if (lo < hi) selectFloat(a, 0, hi - 1, lo);
-  let x = a[lo]!;
-  let y = a[hi]!;
+  let x = bracketRank(a, lo);
+  let y = lo === hi ? x : bracketRank(a, hi);
   if (x === 0 || y === 0) {
     let below = 0; // negatives and −0s: the ranks a sort fills before the first +0
     for (let i = 0; i < a.length; i++) {
@@ -63,6 +63,53 @@ export function selectSortedPair(a: Float64Array, lo: number, hi: number): [numb
     if (y === 0) y = hi < below ? -0 : 0;
   }
   return [x, y];
+}
+
+/** Values of a sampled to bracket a rank (every step-th), and the sampled ranks kept on each side of the estimate. */
+const BRACKET_SAMPLE = 128;
+const BRACKET_MARGIN = 6;
+
+/** bracketRank's scratch (the sample, then the values inside the bracket), grown on demand. */
+let bracketScratch = new Float64Array(0);
+
+/**
+ * The value at rank k of a in numeric order (−0 and +0 equal), a unchanged. From a sorted sample of a, the values
+ * BRACKET_MARGIN sampled ranks either side of k's estimated place bound a bracket [l, u]; one pass counts the
+ * values below l and gathers those in [l, u] (without a branch per value). When k falls among the gathered values, it
+ * is selected there; otherwise (the sample misled) in a copy of a. The same value either way: the k-th smallest.
+ */
+function bracketRank(a: Float64Array, k: number): number {
+  const n = a.length;
+  if (bracketScratch.length < n + 1) bracketScratch = new Float64Array(Math.max(n + 1, 2 * bracketScratch.length));
+  const buf = bracketScratch;
+  const step = Math.max(1, Math.floor(n / BRACKET_SAMPLE));
+  const m = Math.ceil(n / step);
+  if (m < 2 * BRACKET_MARGIN + 2) return selectedCopy(a, k);
+  const sample = buf.subarray(0, m);
+  for (let j = 0; j < m; j++) sample[j] = a[j * step]!;
+  sample.sort();
+  const at = Math.floor((k * m) / n);
+  const l = at - BRACKET_MARGIN <= 0 ? -Infinity : sample[at - BRACKET_MARGIN]!;
+  const u = at + BRACKET_MARGIN >= m - 1 ? Infinity : sample[at + BRACKET_MARGIN]!;
+  let below = 0;
+  let inside = 0;
+  for (let i = 0; i < n; i++) {
+    const v = a[i]!;
+    below += +(v < l);
+    buf[inside] = v;
+    inside += +(v >= l && v <= u);
+  }
+  const r = k - below;
+  if (r < 0 || r >= inside) return selectedCopy(a, k);
+  selectFloat(buf, 0, inside - 1, r);
+  return buf[r]!;
+}
+
+/** The value at rank k of a (numeric order), selected in a copy. */
+function selectedCopy(a: Float64Array, k: number): number {
+  const c = a.slice();
+  selectFloat(c, 0, c.length - 1, k);
+  return c[k]!;
 }
 
 /** selectRank for plain numeric order on a Float64Array (−0 and +0 equal), the comparisons inline. */
