@@ -344,8 +344,7 @@ function frequentBase(col: Float64Array, sample: Float64Array): { base: number; 
     const v = col[i]!;
     zeros += +(v === 0);
     commons += +(v === common);
-    const a = Math.abs(v);
-    if (a > max) max = a;
+    max = Math.max(max, Math.abs(v));
   }
   return commons > zeros ? { base: common, count: commons, max } : { base: 0, count: zeros, max };
 }

@@ -44,15 +44,48 @@ function swap(a: Float64Array | Int32Array, i: number, j: number): void {
 
 /**
  * The values Float64Array#sort (numeric, −0 before +0; no NaN) puts at ranks lo ≤ hi of a, without sorting and
- * without changing a. Each rank is first bracketed from a sorted sample of a (bracketRank): one pass then counts the
- * values below the bracket and gathers those inside it, and the rank is selected among those few. Where a bracket
- * misses its rank (values far from the sample's spread), the rank is selected in a copy of the whole array. Equal
- * values are interchangeable but for the sign of zero, so a zero found at a rank is given the sign the sort would put
- * there: −0 for ranks below the count of negatives and −0s.
+ * without changing a. Each rank is first bracketed from one sorted sample of a (bracketOf): one pass then counts, for
+ * both ranks, the values below each bracket and gathers those inside it (without a branch per value), and each rank
+ * is selected among its few. Where a bracket misses its rank (values far from the sample's spread), that rank is
+ * selected in a copy of the whole array. Equal values are interchangeable but for the sign of zero, so a zero found at
+ * a rank is given the sign the sort would put there: −0 for ranks below the count of negatives and −0s.
  */
 export function selectSortedPair(a: Float64Array, lo: number, hi: number): [number, number] {
-  let x = bracketRank(a, lo);
-  let y = lo === hi ? x : bracketRank(a, hi);
+  const n = a.length;
+  const step = Math.max(1, Math.floor(n / BRACKET_SAMPLE));
+  const m = Math.ceil(n / step);
+  let x: number;
+  let y: number;
+  if (m < 2 * BRACKET_MARGIN + 2) {
+    x = selectedCopy(a, lo);
+    y = lo === hi ? x : selectedCopy(a, hi);
+  } else {
+    // the scratch holds the sample, then each rank's gathered values (one spare slot each: every value is written
+    // before it is counted)
+    if (bracketScratch.length < m + 2 * (n + 1)) bracketScratch = new Float64Array(Math.max(m + 2 * (n + 1), 2 * bracketScratch.length));
+    const sample = bracketScratch.subarray(0, m);
+    const inLo = bracketScratch.subarray(m, m + n + 1);
+    const inHi = bracketScratch.subarray(m + n + 1, m + 2 * (n + 1));
+    for (let j = 0; j < m; j++) sample[j] = a[j * step]!;
+    sample.sort();
+    const [l1, u1] = bracketOf(sample, n, lo);
+    const [l2, u2] = bracketOf(sample, n, hi);
+    let below1 = 0;
+    let below2 = 0;
+    let inside1 = 0;
+    let inside2 = 0;
+    for (let i = 0; i < n; i++) {
+      const v = a[i]!;
+      below1 += +(v < l1);
+      inLo[inside1] = v;
+      inside1 += +(v >= l1 && v <= u1);
+      below2 += +(v < l2);
+      inHi[inside2] = v;
+      inside2 += +(v >= l2 && v <= u2);
+    }
+    x = rankIn(inLo, inside1, lo - below1) ?? selectedCopy(a, lo);
+    y = rankIn(inHi, inside2, hi - below2) ?? selectedCopy(a, hi);
+  }
   if (x === 0 || y === 0) {
     let below = 0; // negatives and −0s: the ranks a sort fills before the first +0
     for (let i = 0; i < a.length; i++) {
@@ -69,39 +102,25 @@ export function selectSortedPair(a: Float64Array, lo: number, hi: number): [numb
 const BRACKET_SAMPLE = 128;
 const BRACKET_MARGIN = 6;
 
-/** bracketRank's scratch (the sample, then the values inside the bracket), grown on demand. */
+/** selectSortedPair's scratch (the sample, then the values inside each bracket), grown on demand. */
 let bracketScratch = new Float64Array(0);
 
 /**
- * The value at rank k of a in numeric order (−0 and +0 equal), a unchanged. From a sorted sample of a, the values
- * BRACKET_MARGIN sampled ranks either side of k's estimated place bound a bracket [l, u]; one pass counts the
- * values below l and gathers those in [l, u] (without a branch per value). When k falls among the gathered values, it
- * is selected there; otherwise (the sample misled) in a copy of a. The same value either way: the k-th smallest.
+ * The bracket [l, u] of rank k of n values from a sorted sample of them: the sampled values BRACKET_MARGIN sampled
+ * ranks either side of k's estimated place (−∞ or +∞ past the sample's ends).
  */
-function bracketRank(a: Float64Array, k: number): number {
-  const n = a.length;
-  if (bracketScratch.length < n + 1) bracketScratch = new Float64Array(Math.max(n + 1, 2 * bracketScratch.length));
-  const buf = bracketScratch;
-  const step = Math.max(1, Math.floor(n / BRACKET_SAMPLE));
-  const m = Math.ceil(n / step);
-  if (m < 2 * BRACKET_MARGIN + 2) return selectedCopy(a, k);
-  const sample = buf.subarray(0, m);
-  for (let j = 0; j < m; j++) sample[j] = a[j * step]!;
-  sample.sort();
+function bracketOf(sample: Float64Array, n: number, k: number): [number, number] {
+  const m = sample.length;
   const at = Math.floor((k * m) / n);
   const l = at - BRACKET_MARGIN <= 0 ? -Infinity : sample[at - BRACKET_MARGIN]!;
   const u = at + BRACKET_MARGIN >= m - 1 ? Infinity : sample[at + BRACKET_MARGIN]!;
-  let below = 0;
-  let inside = 0;
-  for (let i = 0; i < n; i++) {
-    const v = a[i]!;
-    below += +(v < l);
-    buf[inside] = v;
-    inside += +(v >= l && v <= u);
-  }
-  const r = k - below;
-  if (r < 0 || r >= inside) return selectedCopy(a, k);
-  selectFloat(buf, 0, inside - 1, r);
+  return [l, u];
+}
+
+/** The value at rank r of the first `count` values of buf (buf rearranged), or undefined when r is not among them. */
+function rankIn(buf: Float64Array, count: number, r: number): number | undefined {
+  if (r < 0 || r >= count) return undefined;
+  selectFloat(buf, 0, count - 1, r);
   return buf[r]!;
 }
 
