@@ -121,6 +121,32 @@ describe("rankGroups on a rank worker", () => {
     w!.close();
   });
 
+  it("shares the groups' vectors with the worker (one shared buffer, not a copy per vector), the same values", () => {
+    // reported by a loop that throws what it received (fixtures/reporting-ranking-loop.mjs)
+    const report = (gs: readonly RankingGroup[]) => {
+      const warn = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+      const w = startRankWorker(gs, hashing, [similarityOnly], new URL("./fixtures/reporting-ranking-loop.mjs", import.meta.url).href)!;
+      expect(w.take(w.first)).toBeUndefined();
+      w.close();
+      const m = /REPORT(.*)REPORT/s.exec(String(warn.mock.calls[0]?.[0]));
+      warn.mockRestore();
+      expect(m).not.toBeNull();
+      return { first: w.first, got: JSON.parse(m![1]!) as Record<string, unknown> };
+    };
+    const gs = groups(5);
+    const { first, got } = report(gs);
+    const g = gs[first]!;
+    expect(got).toEqual({
+      memoriesShared: true,
+      queriesShared: true,
+      vectors: g.vectors.map((v) => Array.from(v)),
+      queries: g.queries.map((q) => ({ ...q, vector: Array.from(q.vector) })),
+    });
+    // vectors of different lengths (the store refuses them as it would here) are sent as they are
+    const odd = groups(5).map((x, i) => (i === 0 ? x : { ...x, vectors: x.vectors.map((v) => v.subarray(0, 8)) }));
+    expect(report(odd).got).toMatchObject({ memoriesShared: false, queriesShared: false });
+  });
+
   it("takes groups back from the worker's end instead of waiting: each group ranked once, the same orders", () => {
     const gs = groups(8);
     const strats = EXTENDED_STRATEGIES;
