@@ -422,7 +422,7 @@ export function topOrder(scores: ArrayLike<number>, k: number): Int32Array {
  * buckets left out of order. On the ~600-memory stores the benchmarks rank thousands of times that is a few
  * moves per memory: ≈ 17 µs per sort of Exp. 5's LoCoMo scores, against ≈ 44 µs for a merge sort (an LSD
  * radix sort on the float bits took ≈ 30: eight passes). When both maps would leave more than 4n moves, the
- * bottom-up merge sort (mergeOrder) runs instead, so every input stays O(n log n).
+ * built-in comparison sort (fallbackOrder) runs instead, so every input stays O(n log n).
  */
 export function descendingOrder(scores: ArrayLike<number>): Int32Array {
   const n = scores.length;
@@ -453,7 +453,7 @@ export function descendingOrder(scores: ArrayLike<number>): Int32Array {
     if (s > max && s !== Infinity) max = s;
     if (s < min && s !== -Infinity) min = s;
   }
-  if (n <= 16) return mergeOrder(key, n); // a single insertion-sorted run: faster there than filling 2n buckets
+  if (n <= 16) return fallbackOrder(key, n); // faster there than filling 2n buckets
   for (let map = 0; map < 2; map++) {
     // 1. bucket[i] for every memory: 0 holds the highest scores. Equal scores always share a bucket, and a
     // bucket keeps its memories in index order (step 2), so ties stay in index order whichever map is used.
@@ -507,7 +507,7 @@ export function descendingOrder(scores: ArrayLike<number>): Int32Array {
     }
     if (moves >= 0) return order.slice(0, n);
   }
-  return mergeOrder(key, n);
+  return fallbackOrder(key, n);
 }
 
 /** Which Int32 of a Float64 holds its sign and exponent (1 on little-endian machines). */
@@ -521,72 +521,15 @@ let bucketOrder = new Int32Array(0);
 let bucketStarts = new Int32Array(1);
 
 /**
- * descendingOrder for the first n of scores (no NaN) when its buckets leave them too far from sorted:
- * a bottom-up merge sort over parallel typed arrays (key, index), insertion-sorted runs of 16 first.
+ * descendingOrder for the first n of scores (no NaN; −0 already +0) when n ≤ 16 or both bucket maps leave them too far
+ * from sorted: the built-in sort of the indices by score descending, then index ascending. That is a total order, so
+ * this is the one permutation every stable descending sort gives. Few inputs take this path (≈ 75 of an Exp. 5's
+ * 14 000 sorts): a hand-written merge sort here cost V8's optimizing compiler more (compiled four times a process, for
+ * ≈ 40–75 ms of its time) than the comparator calls cost the sorts (≈ 50 µs a call on 600 scores).
  */
-function mergeOrder(scores: Float64Array, n: number): Int32Array {
-  if (sortIdx.length < n) {
-    const size = Math.max(n, 2 * sortIdx.length);
-    [sortIdx, sortKey, sortIdx2, sortKey2] = [new Int32Array(size), new Float64Array(size), new Int32Array(size), new Float64Array(size)];
-  }
-  // the merge passes ping-pong between two scratch pairs reused across calls (no garbage per sort); the result is copied out
-  let idx = sortIdx;
-  let key = sortKey;
-  let idx2 = sortIdx2;
-  let key2 = sortKey2;
-  for (let i = 0; i < n; i++) {
-    idx[i] = i;
-    key[i] = scores[i]!;
-  }
-  const RUN = 16;
-  for (let lo = 0; lo < n; lo += RUN) {
-    const hi = Math.min(lo + RUN, n);
-    for (let i = lo + 1; i < hi; i++) {
-      const k = key[i]!;
-      const x = idx[i]!;
-      let j = i - 1;
-      while (j >= lo && key[j]! < k) {
-        key[j + 1] = key[j]!;
-        idx[j + 1] = idx[j]!;
-        j--;
-      }
-      key[j + 1] = k;
-      idx[j + 1] = x;
-    }
-  }
-  for (let width = RUN; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) {
-        if (key[j]! > key[i]!) {
-          key2[k] = key[j]!;
-          idx2[k++] = idx[j++]!;
-        } else {
-          key2[k] = key[i]!;
-          idx2[k++] = idx[i++]!;
-        }
-      }
-      while (i < mid) {
-        key2[k] = key[i]!;
-        idx2[k++] = idx[i++]!;
-      }
-      while (j < hi) {
-        key2[k] = key[j]!;
-        idx2[k++] = idx[j++]!;
-      }
-    }
-    [idx, idx2] = [idx2, idx];
-    [key, key2] = [key2, key];
-  }
-  return idx.slice(0, n);
+function fallbackOrder(key: Float64Array, n: number): Int32Array {
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  // key[j] − key[i] is NaN only for two equal infinities (a tie), and 0 only for equal keys: then by index
+  return order.sort((i, j) => key[j]! - key[i]! || i - j);
 }
-
-/** mergeOrder's scratch arrays (index, key; two pairs), grown on demand. */
-let sortIdx = new Int32Array(0);
-let sortKey = new Float64Array(0);
-let sortIdx2 = new Int32Array(0);
-let sortKey2 = new Float64Array(0);
