@@ -43,7 +43,7 @@ export interface RankWorker {
 }
 
 /**
- * A group as the worker is sent it: a RankingGroup, or, when the job's vectors are packed (packVectors), one whose
+ * A group as the worker is sent it: a RankingGroup, or, when the job's vectors are packed (sentGroups), one whose
  * vectors are offsets into `packed.buffer` (the memories' from `vectors` on, one every `dim`; each query's at its `vector`).
  */
 interface SentGroup {
@@ -58,7 +58,7 @@ interface SentGroup {
 interface RankJob {
   /** The groups the worker's units are of. */
   groups: SentGroup[];
-  /** The groups' vectors in shared memory (packVectors), or undefined when each group carries its own. */
+  /** The groups' vectors in shared memory (sentGroups), or undefined when each group carries its own. */
   packed: { buffer: Float64Array; dim: number } | undefined;
   /** The worker's units, in order, each a run of queries of groups[group]. */
   units: RankingUnit[];
@@ -131,28 +131,38 @@ parentPort.once("message", async ({ groups: sent, packed, units, strategies, emb
 `;
 
 /**
- * The groups' vectors (each group's memories', then its queries') copied into one Float64Array over a SharedArrayBuffer,
- * which posting shares without copying. Sent one by one, Exp. 5's ≈ 6 000 vectors (12 MB) were serialized on the
- * calling thread and rebuilt on the worker's, tens of milliseconds each way. Undefined when the vectors differ in
- * length; the groups then carry their own.
+ * The groups as the worker is sent them: their vectors (each group's memories', then its queries') copied into one
+ * Float64Array over a SharedArrayBuffer, which posting shares without copying, and each group holding offsets into
+ * it. Sent one by one, Exp. 5's ≈ 6 000 vectors (12 MB) were serialized on the calling thread and rebuilt on the
+ * worker's, tens of milliseconds each way. When the vectors differ in length, `packed` is undefined and the groups
+ * carry their own.
  */
-function packVectors(groups: readonly RankingGroup[]): { buffer: Float64Array; dim: number } | undefined {
+function sentGroups(groups: readonly RankingGroup[]): { groups: SentGroup[]; packed: RankJob["packed"] } {
+  const common = (g: RankingGroup) => ({
+    memories: g.memories,
+    nowMs: g.nowMs,
+    ...(g.memoryIntensity !== undefined ? { memoryIntensity: Array.from(g.memoryIntensity) } : {}),
+  });
   const first = groups.find((g) => g.vectors.length > 0)?.vectors[0] ?? groups.find((g) => g.queries.length > 0)?.queries[0]?.vector;
-  if (!first) return undefined;
-  const dim = first.length;
+  const dim = first?.length ?? 0;
   let count = 0;
-  for (const g of groups) {
-    for (const v of g.vectors) if (v.length !== dim) return undefined;
-    for (const q of g.queries) if (q.vector.length !== dim) return undefined;
-    count += g.vectors.length + g.queries.length;
-  }
+  for (const g of groups) count += g.vectors.length + g.queries.length;
+  const sameLength =
+    first !== undefined && groups.every((g) => g.vectors.every((v) => v.length === dim) && g.queries.every((q) => q.vector.length === dim));
+  if (!sameLength) return { groups: groups.map((g) => ({ ...common(g), vectors: g.vectors, queries: g.queries })), packed: undefined };
   const buffer = new Float64Array(new SharedArrayBuffer(count * dim * Float64Array.BYTES_PER_ELEMENT));
   let at = 0;
-  for (const g of groups) {
-    for (const v of g.vectors) buffer.set(v, (at += dim) - dim);
-    for (const q of g.queries) buffer.set(q.vector, (at += dim) - dim);
-  }
-  return { buffer, dim };
+  /** Copy v to the next free place of the buffer; returns its offset. */
+  const put = (v: Float64Array) => {
+    buffer.set(v, at);
+    return (at += dim) - dim;
+  };
+  const sent = groups.map((g): SentGroup => {
+    const vectors = at;
+    g.vectors.forEach(put);
+    return { ...common(g), vectors, queries: g.queries.map((q) => ({ ...q, vector: put(q.vector) })) };
+  });
+  return { groups: sent, packed: { buffer, dim } };
 }
 
 /** A rank worker started ahead of its job (prepareRankWorker), its modules loading. */
@@ -231,24 +241,8 @@ export function startRankWorker(
     if (!sent.has(u.group)) sent.set(u.group, sent.size);
     return { group: sent.get(u.group)!, from: u.from, to: u.to };
   });
-  const theirs = [...sent.keys()].map((gi) => groups[gi]!);
-  const packed = packVectors(theirs);
-  let at = 0;
   const job: RankJob = {
-    groups: theirs.map((g): SentGroup => {
-      const common = {
-        memories: g.memories,
-        nowMs: g.nowMs,
-        ...(g.memoryIntensity !== undefined ? { memoryIntensity: Array.from(g.memoryIntensity) } : {}),
-      };
-      if (!packed) return { ...common, vectors: g.vectors, queries: g.queries };
-      // the same offsets packVectors filled: each group's memories, then its queries
-      const vectors = at;
-      at += g.vectors.length * packed.dim;
-      const queries = g.queries.map((q) => ({ ...q, vector: (at += packed.dim) - packed.dim }));
-      return { ...common, vectors, queries };
-    }),
-    packed,
+    ...sentGroups([...sent.keys()].map((gi) => groups[gi]!)),
     units: mine,
     strategies: strats.map((s) => s.key),
     embedder: { name: embedder.name, id: embedder.id, dim: embedder.dim, model: embedder.model, prefixes: embedder.prefixes },

@@ -453,7 +453,7 @@ export function descendingOrder(scores: ArrayLike<number>): Int32Array {
     if (s > max && s !== Infinity) max = s;
     if (s < min && s !== -Infinity) min = s;
   }
-  if (n <= 16) return fallbackOrder(key, n); // faster there than filling 2n buckets
+  if (n <= 16) return fallbackOrder(key, n); // too few scores to be worth 2n buckets
   for (let map = 0; map < 2; map++) {
     // 1. bucket[i] for every memory: 0 holds the highest scores. Equal scores always share a bucket, and a
     // bucket keeps its memories in index order (step 2), so ties stay in index order whichever map is used.
