@@ -251,6 +251,24 @@ describe("descendingOrder", () => {
     }
   });
 
+  it("equals a naive stable sort on scores crowding around 0 over many orders of magnitude (decay products), with ties", () => {
+    // MemoryBank- and Generative-Agents-like scores: ±e^(−t) down to 1e-300, exact zeros, repeated values, a few large
+    // ones; most of them share the bucket of 0 under the linear map, which the sort then skips for the float-bits map
+    const rand = prng(7);
+    for (const n of [17, 100, 419, 602, 2000]) {
+      for (const zeros of [0, 0.1, 0.5, 0.95]) {
+        const s = Float64Array.from({ length: n }, (_, i) => {
+          const r = rand();
+          if (r < zeros) return 0;
+          if (i % 11 === 0) return 0.25; // a repeated value
+          const v = Math.exp(-rand() * 690) * (rand() < 0.3 ? -1 : 1);
+          return rand() < 0.05 ? v * 1e290 : v;
+        });
+        expect(Array.from(descendingOrder(s)), `n=${n} zeros=${zeros}`).toEqual(naiveOrder(s));
+      }
+    }
+  });
+
   it("treats −0 and +0 as a tie and handles infinities", () => {
     expect(Array.from(descendingOrder([0, -0, 0, Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY]))).toEqual([4, 0, 1, 2, 3]);
   });
