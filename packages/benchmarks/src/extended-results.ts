@@ -7,9 +7,9 @@
 import { join } from "node:path";
 import type { Embedder, RetrievalStrategy } from "@persode/core";
 import { pyRound } from "@persode/util";
-import { writeResultFile, type DatasetProvenance, type ExtendedFile, type SignificanceRecord } from "@persode/results";
+import { type DatasetProvenance, type ExtendedFile, type SignificanceRecord } from "@persode/results";
 import { mean } from "./metrics.js";
-import { libraryGate, meta, runsAfter } from "./result-records.js";
+import { libraryGate, meta, runsAfter, writeResult } from "./result-records.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import { pValueForJson, startComparisonWithBaseline } from "./stats/paired-comparison.js";
 import { DEFAULT_PERMUTATIONS, TIE_TOLERANCE } from "./stats/randomization.js";
@@ -200,5 +200,5 @@ export async function writeExtendedFile(o: ExtendedFileSpec): Promise<void> {
     runs: runs as ExtendedFile["runs"],
     meta: meta(o.seed, Object.keys(runs), o.target, o.dataSha256, { ...(o.datasets ? { datasets: o.datasets } : {}), strategies }),
   };
-  await writeResultFile(path, "extended", doc);
+  await writeResult(path, "extended", doc);
 }

@@ -123,8 +123,8 @@ export async function measureGoals(o: GoalsOptions): Promise<GoalsResult> {
   };
 }
 
-/** The measurements as the Markdown block README.md and docs/performance.md carry. */
-export function formatGoals(r: GoalsResult): string {
+/** The measurements as the Markdown block README.md and docs/performance.md carry, then `phases` (Markdown lines: the phase table) if given. */
+export function formatGoals(r: GoalsResult, phases: readonly string[] = []): string {
   const t = r.timings;
   const s = (x: number) => (x < 1 ? x.toFixed(2) : x.toFixed(1));
   const cell = (x: ProcessTiming | undefined) =>
@@ -168,6 +168,7 @@ export function formatGoals(r: GoalsResult): string {
     "|---|---:|---|---|",
     ...rows.map((row) => `| ${row.join(" | ")} |`),
     ...helperLine(t),
+    ...(phases.length > 0 ? ["", ...phases] : []),
   ].join("\n");
 }
 

@@ -1,20 +1,74 @@
 /**
  * `pnpm bench:perf`'s per-phase table: for each experiment × embedder, the median seconds of each phase
- * (phases.ts) over the in-process runs, and a lower bound where one is computable — for "write", the time
- * the disk takes for the bytes the run wrote (their size over this machine's measured write throughput);
- * "load" is the one-off dataset load and sha256 check measured before the runs.
+ * (phases.ts) over the in-process runs, and a lower bound where one is computable — for "write", what its bytes
+ * cost at this machine's measured speeds: the disk for every byte the run wrote, and sha256 for the rankings bytes
+ * the rankings manifest records a hash of (writeBound); "load" is the one-off dataset load and sha256 check measured
+ * before the runs.
  */
 import { spawnSync, type SpawnSyncOptionsWithStringEncoding } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeFileAtomic } from "@persode/util";
 import { PHASES, type Phase } from "./phases.js";
+import { RANKINGS_MANIFEST } from "./rankings-manifest.js";
 
-/** One in-process run's phases (seconds, "other" = time in no phase) and the bytes it wrote. */
+/** One in-process run's phases (seconds, "other" = time in no phase), the bytes it wrote and the bytes it hashed for a manifest. */
 export interface PhaseRun {
   phases: Record<Phase | "other", number>;
   bytesWritten: number;
+  /** Files the run wrote (folderFiles). */
+  filesWritten: number;
+  /** Bytes of the rankings files whose sha256 the run's rankings manifests record (hashedBytes). */
+  bytesHashed: number;
+}
+
+/** This machine's measured speeds (bytes/s) that the write phase's lower bound is made of. */
+export interface WriteSpeeds {
+  /** Writing a file into the page cache (diskWriteBytesPerSecond). */
+  disk: number;
+  /** Seconds one small file's atomic write (temporary file, rename) takes, many at once (atomicWriteSeconds). */
+  perFile: number;
+  /** sha256 over bytes in memory (sha256BytesPerSecond). */
+  sha256: number;
+}
+
+/**
+ * The least the write phase of a run can take here: each file's atomic write at the cost of a small one, its bytes at
+ * the disk's speed, and the rankings bytes its manifest hashes at sha256's speed (all the phase's work: a manifest
+ * lists each file's sha256 for an external checker). Composing the lines and serialising the results files, the rest
+ * of the phase, are left out: their least cost is not measured.
+ * @internal exported for tests only: test/perf-phases.test.ts.
+ */
+export function writeBound(filesWritten: number, bytesWritten: number, bytesHashed: number, speeds: WriteSpeeds): number {
+  return filesWritten * speeds.perFile + bytesWritten / speeds.disk + bytesHashed / speeds.sha256;
+}
+
+/** How many files there are below `dir`. */
+export function folderFiles(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).length;
+}
+
+/**
+ * Seconds per file of writing small files atomically (a temporary file, then a rename, as the runs do) 64 at a time
+ * into `dir`: the best of three rounds, so no more than what a run pays per file.
+ */
+export async function atomicWriteSeconds(dir: string): Promise<number> {
+  const folder = join(dir, "atomic-write-speed");
+  const one = Buffer.from("{}\n");
+  let best = Number.POSITIVE_INFINITY;
+  try {
+    for (let round = 0; round < 3; round++) {
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: 64 }, (_, i) => writeFileAtomic(join(folder, `${round}-${i}.json`), one)));
+      best = Math.min(best, (performance.now() - t0) / 1000 / 64);
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+  return best;
 }
 
 /** Total size in bytes of the files below `dir`. */
@@ -24,6 +78,40 @@ export function folderBytes(dir: string): number {
     if (e.isFile()) total += statSync(join(e.parentPath, e.name)).size;
   }
   return total;
+}
+
+/**
+ * Bytes of the files the rankings manifests below `dir` (every `rankings.json`) list, each of which the run hashed for
+ * its manifest; 0 without one.
+ */
+export function hashedBytes(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile() || e.name !== RANKINGS_MANIFEST) continue;
+    const path = join(e.parentPath, e.name);
+    let manifest: { runs?: Record<string, { files?: { bytes?: unknown }[] }> };
+    try {
+      manifest = JSON.parse(readFileSync(path, "utf8")) as typeof manifest;
+    } catch (err) {
+      throw new Error(`${path}: not a rankings manifest (${(err as Error).message})`);
+    }
+    for (const run of Object.values(manifest.runs ?? {})) {
+      for (const f of run.files ?? []) if (typeof f.bytes === "number") total += f.bytes;
+    }
+  }
+  return total;
+}
+
+/** sha256 throughput over bytes in memory, in bytes/s: the best of three hashes of 64 MB. */
+export function sha256BytesPerSecond(): number {
+  const buf = Buffer.alloc(64 << 20, 0x5a);
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    createHash("sha256").update(buf).digest();
+    best = Math.min(best, (performance.now() - t0) / 1000);
+  }
+  return buf.length / best;
 }
 
 /** Write throughput of the folder's file system in bytes/s: the best of three 64 MB writes (the page cache, as the runs see it). */
@@ -125,31 +213,60 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** The table rows: per experiment, each phase's median seconds and its lower bound ("–" where none is computable). */
-export function formatPhases(
+/** The phase table's columns: every phase, then time in none. */
+const PHASE_COLUMNS = [...PHASES, "other"] as const;
+
+/**
+ * The phase table: per experiment a row of each phase's median seconds (load: the one-off dataset load; render: "–",
+ * it runs in `pnpm bench` only) and MB written, a row of lower bounds ("–" where none is computable) and a row of
+ * each bounded phase's median over its bound.
+ */
+function phaseTable(
   embedder: string,
   runs: Readonly<Record<string, readonly PhaseRun[]>>,
   loadSeconds: Readonly<Record<string, number>>,
-  writeBytesPerSecond: number,
-): string[] {
-  const cols = [...PHASES, "other"] as const;
-  const out = [
-    `Phases of the in-process runs (median seconds; "≥" a lower bound: write = bytes written / ${(writeBytesPerSecond / 1e9).toFixed(2)} GB/s measured here; load = the datasets' one-off load + sha256 check; render runs after the experiments, in \`pnpm bench\` only):`,
-  ];
-  const header = ["exp", "embedder", ...cols, "MB written"];
+  speeds: WriteSpeeds,
+): { header: string[]; rows: string[][] } {
+  const header = ["exp", "embedder", ...PHASE_COLUMNS, "MB written"];
   const rows: string[][] = [];
   for (const [id, rs] of Object.entries(runs)) {
     if (rs.length === 0) continue;
     const med = (p: Phase | "other") => median(rs.map((r) => r.phases[p]));
-    const bytes = median(rs.map((r) => r.bytesWritten));
+    const written = median(rs.map((r) => r.bytesWritten));
+    const bound = writeBound(median(rs.map((r) => r.filesWritten)), written, median(rs.map((r) => r.bytesHashed)), speeds);
     rows.push([
       id,
       embedder,
-      ...cols.map((p) => (p === "load" ? (loadSeconds[id] ?? 0).toFixed(3) : p === "render" ? "–" : med(p).toFixed(3))),
-      (bytes / 1e6).toFixed(1),
+      ...PHASE_COLUMNS.map((p) => (p === "load" ? (loadSeconds[id] ?? 0).toFixed(3) : p === "render" ? "–" : med(p).toFixed(3))),
+      (written / 1e6).toFixed(1),
     ]);
-    rows.push(["", "≥ bound", ...cols.map((p) => (p === "write" ? (bytes / writeBytesPerSecond).toFixed(3) : "–")), ""]);
+    rows.push(["", "≥ bound", ...PHASE_COLUMNS.map((p) => (p === "write" ? bound.toFixed(3) : "–")), ""]);
+    rows.push(["", "× bound", ...PHASE_COLUMNS.map((p) => (p === "write" ? ratio(med("write"), bound) : "–")), ""]);
   }
+  return { header, rows };
+}
+
+/** a / b as "N.N×" ("–" when b is 0). */
+function ratio(a: number, b: number): string {
+  return b > 0 ? `${(a / b).toFixed(1)}×` : "–";
+}
+
+/** What the bound row means, with the speeds measured here. */
+function boundNote(speeds: WriteSpeeds): string {
+  return `write ≥ files written × ${(speeds.perFile * 1e3).toFixed(3)} ms (a small file's atomic write, 64 at a time) + bytes written / ${(speeds.disk / 1e9).toFixed(2)} GB/s (writing into the page cache) + rankings bytes hashed for the manifest / ${(speeds.sha256 / 1e9).toFixed(2)} GB/s (sha256), each speed measured here`;
+}
+
+/** The phase table as text lines (`pnpm bench:perf`): per experiment, each phase's median seconds, its lower bound and the ratio. */
+export function formatPhases(
+  embedder: string,
+  runs: Readonly<Record<string, readonly PhaseRun[]>>,
+  loadSeconds: Readonly<Record<string, number>>,
+  speeds: WriteSpeeds,
+): string[] {
+  const out = [
+    `Phases of the in-process runs (median seconds; "≥" a lower bound: ${boundNote(speeds)}; load = the datasets' one-off load + sha256 check; render runs after the experiments, in \`pnpm bench\` only):`,
+  ];
+  const { header, rows } = phaseTable(embedder, runs, loadSeconds, speeds);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
   const line = (cells: string[]) =>
     cells
@@ -158,4 +275,22 @@ export function formatPhases(
       .trimEnd();
   out.push(line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line));
   return out;
+}
+
+/** The phase table as Markdown (the `--goals` block): the same rows as formatPhases, `repeat` runs each. */
+export function phasesMarkdown(
+  embedder: string,
+  runs: Readonly<Record<string, readonly PhaseRun[]>>,
+  loadSeconds: Readonly<Record<string, number>>,
+  speeds: WriteSpeeds,
+): string[] {
+  const { header, rows } = phaseTable(embedder, runs, loadSeconds, speeds);
+  const repeat = Math.max(0, ...Object.values(runs).map((r) => r.length));
+  return [
+    `Where an in-process run's time goes, by phase (\`pnpm bench:perf\`'s table; medians of ${repeat} runs, in seconds; "other" is time in no phase; load is the datasets' one-off load and sha256 check; render runs in \`pnpm bench\` only). A lower bound is computable for write only: ${boundNote(speeds)}.`,
+    "",
+    `| ${header.join(" | ")} |`,
+    `|${header.map((_, c) => (c < 2 ? "---" : "---:")).join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ];
 }

@@ -10,7 +10,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { Bm25Index, descendingOrder, type EmbedderOptions } from "@persode/core";
+import { Bm25Index, descendingOrder, type Embedder, type EmbedderOptions } from "@persode/core";
 import {
   DECLARED_MODELS,
   EPIREC,
@@ -20,20 +20,27 @@ import {
   provisionModel,
   resolveDataset,
   type LocomoDataset,
+  type EpisodicCorpus,
   loadLongMemEval,
 } from "@persode/datasets";
 import { buildEmbedder } from "./embedder-setup.js";
 import { selectQuestions, turnText, type LocomoExclusions } from "./experiments/exp5-locomo.js";
 import { benchmarkTexts, measureBenchAll, measureEmbedding, writeTexts } from "./perf-model.js";
 import {
+  atomicWriteSeconds,
   diskWriteBytesPerSecond,
   folderBytes,
+  folderFiles,
   formatPhases,
+  hashedBytes,
   HELPER_THREADS,
   median,
+  phasesMarkdown,
+  sha256BytesPerSecond,
   timeProcess,
   type PhaseRun,
   type ProcessTime,
+  type WriteSpeeds,
 } from "./perf-phases.js";
 import { phaseSeconds, resetPhases } from "./phases.js";
 import { forgetResampleSets } from "./stats/bootstrap.js";
@@ -90,8 +97,8 @@ export interface PerfResult {
   wholeProcess: Record<string, ProcessTime[]>;
   /** BM25 alone over Exp. 5's stores and questions, per run: index build and full rankings. */
   bm25: Bm25Timing[];
-  /** Write throughput of the temp folder's file system (bytes/s), the unit of the write phase's lower bound. */
-  writeBytesPerSecond: number;
+  /** This machine's write and sha256 speeds, which the write phase's lower bound is made of. */
+  speeds: WriteSpeeds;
 }
 
 /** One timing of BM25 over every LoCoMo store and included question. */
@@ -148,6 +155,59 @@ export interface PerfOptions {
   cliPath?: string;
 }
 
+/**
+ * Run Exp. 5 and 6 `repeat` times each in-process (data and embedder loaded once), into folders below `tmp`: each
+ * run's seconds, counters, phases, bytes written and bytes hashed for a manifest.
+ */
+async function inProcessRuns(
+  embedder: Embedder,
+  key: string,
+  data: { locomo: LocomoDataset; epirec: EpisodicCorpus },
+  repeat: number,
+  tmp: string,
+): Promise<Record<string, PerfRun[]>> {
+  const inProcess: Record<string, PerfRun[]> = {};
+  for (const id of PERF_EXPERIMENTS) {
+    const exp = findExperiment(id)!;
+    const runs: PerfRun[] = [];
+    for (let i = 1; i <= repeat; i++) {
+      const ctx: ExperimentContext = {
+        out: join(tmp, `in-process-${id}-${i}`),
+        runKey: key,
+        embedder: async () => embedder,
+        seed: DEFAULT_SEED,
+        samples: DEFAULT_SAMPLES,
+        rankingsDepth: DEFAULT_RANKINGS_DEPTH,
+        locomo: async () => data.locomo,
+        epirec: async () => data.epirec,
+        longmemeval: () => loadLongMemEval(),
+        target: `${id} (bench:perf)`,
+        paperFormat: true,
+      };
+      // every run draws and resamples as a fresh process would (the in-process resample sets would otherwise serve runs 2 …)
+      forgetResampleSets();
+      resetPhases();
+      const [report, seconds] = await timed(() => exp.run(ctx));
+      const phases = phaseSeconds();
+      runs.push({
+        seconds,
+        counters: report.counters ?? {},
+        phases,
+        bytesWritten: folderBytes(ctx.out),
+        filesWritten: folderFiles(ctx.out),
+        bytesHashed: hashedBytes(ctx.out),
+      });
+    }
+    inProcess[id] = runs;
+  }
+  return inProcess;
+}
+
+/** This machine's page-cache write speed (into `tmp`) and sha256 speed. */
+async function writeSpeeds(tmp: string): Promise<WriteSpeeds> {
+  return { disk: await diskWriteBytesPerSecond(tmp), perFile: await atomicWriteSeconds(tmp), sha256: sha256BytesPerSecond() };
+}
+
 /** Measure Exp. 5 and 6 `repeat` times in-process and as whole CLI processes (docs/spec.md §7; issue 4's speed target). */
 export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
   const cliPath = opts.cliPath ?? fileURLToPath(new URL("./cli.js", import.meta.url));
@@ -169,37 +229,12 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
     inProcess: {},
     wholeProcess: {},
     bm25: [],
-    writeBytesPerSecond: 0,
+    speeds: { disk: 0, perFile: 0, sha256: 0 },
   };
   try {
-    result.writeBytesPerSecond = await diskWriteBytesPerSecond(tmp);
+    result.speeds = await writeSpeeds(tmp);
     for (let i = 1; i <= opts.repeat; i++) result.bm25.push(timeBm25(locomo));
-    for (const id of PERF_EXPERIMENTS) {
-      const exp = findExperiment(id)!;
-      const runs: PerfRun[] = [];
-      for (let i = 1; i <= opts.repeat; i++) {
-        const ctx: ExperimentContext = {
-          out: join(tmp, `in-process-${id}-${i}`),
-          runKey: key,
-          embedder: async () => embedder,
-          seed: DEFAULT_SEED,
-          samples: DEFAULT_SAMPLES,
-          rankingsDepth: DEFAULT_RANKINGS_DEPTH,
-          locomo: async () => locomo,
-          epirec: async () => epirec,
-          longmemeval: () => loadLongMemEval(),
-          target: `${id} (bench:perf)`,
-          paperFormat: true,
-        };
-        // every run draws and resamples as a fresh process would (the in-process resample sets would otherwise serve runs 2 …)
-        forgetResampleSets();
-        resetPhases();
-        const [report, seconds] = await timed(() => exp.run(ctx));
-        const phases = phaseSeconds();
-        runs.push({ seconds, counters: report.counters ?? {}, phases, bytesWritten: folderBytes(ctx.out) });
-      }
-      result.inProcess[id] = runs;
-    }
+    result.inProcess = await inProcessRuns(embedder, key, { locomo, epirec }, opts.repeat, tmp);
     await embedder.dispose?.();
     for (const id of PERF_EXPERIMENTS) {
       const times: ProcessTime[] = [];
@@ -214,6 +249,25 @@ export async function runPerf(opts: PerfOptions): Promise<PerfResult> {
     await rm(tmp, { recursive: true, force: true });
   }
   return result;
+}
+
+/**
+ * The phase table of the `--goals` block (Markdown): Exp. 5 and 6 with hashing, `repeat` in-process runs each, with
+ * the write phase's bound measured in the same minutes.
+ */
+export async function goalsPhases(repeat: number): Promise<string[]> {
+  const { embedder, key } = await buildEmbedder("hashing", embedderSettings("hashing", {}, process.env));
+  const [locomo, locomoSeconds] = await timed(() => loadLocomo());
+  const [epirec, epirecSeconds] = await timed(() => loadEpiRec());
+  const tmp = await mkdtemp(join(tmpdir(), "persode-goals-phases-"));
+  try {
+    const speeds = await writeSpeeds(tmp);
+    const runs = await inProcessRuns(embedder, key, { locomo, epirec }, repeat, tmp);
+    return phasesMarkdown("hashing", runs, { exp5: locomoSeconds, exp6: epirecSeconds }, speeds);
+  } finally {
+    await embedder.dispose?.();
+    await rm(tmp, { recursive: true, force: true });
+  }
 }
 
 function rate(count: number | undefined, seconds: number): string {
@@ -287,7 +341,7 @@ export function formatPerf(r: PerfResult): string {
       ),
     );
   }
-  out.push("", ...formatPhases(r.embedder, r.inProcess, { exp5: r.loadSeconds.locomo, exp6: r.loadSeconds.epirec }, r.writeBytesPerSecond));
+  out.push("", ...formatPhases(r.embedder, r.inProcess, { exp5: r.loadSeconds.locomo, exp6: r.loadSeconds.epirec }, r.speeds));
   out.push(
     "",
     "Whole process: node packages/benchmarks/dist/cli.js <exp> --no-cache --out <tmp> (start-up, data load, compute, writing); CPU medians, of them",
@@ -410,7 +464,9 @@ export async function main(argv: string[]): Promise<number> {
         }
       }
       const root = fileURLToPath(new URL("../../../", import.meta.url));
-      const block = formatGoals(await measureGoals({ root, rounds, reference: values.reference }));
+      const goals = await measureGoals({ root, rounds, reference: values.reference });
+      process.stderr.write("goals: the phases of 3 in-process runs each of exp5 and exp6 (hashing)\n");
+      const block = formatGoals(goals, await goalsPhases(3));
       if (files.length > 0) writePerformanceBlock(files, block, root);
       process.stdout.write(block + "\n");
       return 0;

@@ -16,6 +16,10 @@ import {
   type GateSource,
   type ResultMeta,
   type StrategyRecord,
+  type DocumentKind,
+  type DocumentTypes,
+  writeResultFile,
+  writeResultText,
 } from "@persode/results";
 import { writeFileAtomicExplained } from "@persode/util";
 
@@ -33,6 +37,42 @@ export { DEFAULT_SAMPLES, DEFAULT_SEED } from "./defaults.js";
  */
 export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
   await inPhaseAsync("write", () => writeFileAtomicExplained(path, data));
+}
+
+/**
+ * writeAtomic for several files at once: their writes overlap (on libuv's thread pool), each still atomic, and
+ * `meanwhile` (if given) runs on this thread while they are under way. Every write runs to its end; then the first
+ * failure in the order given, if any, is thrown (a WriteError naming its path), and the other files are written.
+ */
+export async function writeAtomicAll(files: readonly (readonly [string, string | Uint8Array])[], meanwhile?: () => void): Promise<void> {
+  await inPhaseAsync("write", async () => {
+    const writes = Promise.allSettled(files.map(([path, data]) => writeFileAtomicExplained(path, data)));
+    let failed: unknown;
+    try {
+      meanwhile?.();
+    } catch (e) {
+      failed = e;
+    }
+    const settled = await writes;
+    const rejected = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (rejected) throw rejected.reason;
+    if (failed !== undefined) throw failed;
+  });
+}
+
+/** writeResultFile (@persode/results: check the envelope, serialise, write atomically), timed as the write phase. */
+export async function writeResult<K extends DocumentKind>(
+  path: string,
+  kind: K,
+  doc: DocumentTypes[K],
+  format?: (doc: unknown) => string,
+): Promise<void> {
+  await inPhaseAsync("write", () => writeResultFile(path, kind, doc, format));
+}
+
+/** writeResultText (@persode/results: a results file from its serialised text), timed as the write phase. */
+export async function writeResultString(path: string, text: string): Promise<void> {
+  await inPhaseAsync("write", () => writeResultText(path, text));
 }
 
 /** Read a previous results file if it exists and parses (for merging runs of other embedders). */

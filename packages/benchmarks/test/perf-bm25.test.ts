@@ -64,12 +64,16 @@ describe("bench:perf — BM25 over LoCoMo", () => {
             counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 },
             phases: phasesOf(0.5),
             bytesWritten: 100e6,
+            filesWritten: 20,
+            bytesHashed: 20e6,
           },
           {
             seconds: 3,
             counters: { questions: 1535, rankings: 1535 * 12, ranked_memories: 1e6 },
             phases: phasesOf(0.7),
             bytesWritten: 100e6,
+            filesWritten: 20,
+            bytesHashed: 20e6,
           },
         ],
       },
@@ -87,15 +91,19 @@ describe("bench:perf — BM25 over LoCoMo", () => {
         { questions: 1535, memories: 5882, indexSeconds: 0.05, rankSeconds: 0.1, cpuSeconds: 0.16 },
         { questions: 1535, memories: 5882, indexSeconds: 0.07, rankSeconds: 0.12, cpuSeconds: 0.2 },
       ],
-      writeBytesPerSecond: 1e9,
+      speeds: { disk: 1e9, perFile: 0.001, sha256: 0.5e9 },
     };
     const text = formatPerf(r);
     expect(text).toContain("BM25 over all LoCoMo questions");
     expect(text).toContain("1535 questions, 5882 memories in 2 runs");
     expect(text).toMatch(/median\s+0\.060\s+0\.110\s+0\.170\s+0\.180/);
-    // the phase table: medians per phase, load from the one-off load, write's bound = 100 MB / 1 GB/s
+    // the phase table: medians per phase, load from the one-off load, write's bound = 20 files × 1 ms + 100 MB / 1 GB/s + 20 MB hashed / 0.5 GB/s
     expect(text).toMatch(/exp5\s+hashing\s+0\.100\s+0\.600\s+1\.200/);
-    expect(text).toMatch(/≥ bound(\s+–){6}\s+0\.100\s+–\s+–/);
+    expect(text).toMatch(/≥ bound(\s+–){6}\s+0\.160\s+–\s+–/);
+    expect(text).toMatch(/× bound(\s+–){6}\s+0\.6×\s+–\s+–/);
+    expect(text).toContain(
+      "files written × 1.000 ms (a small file's atomic write, 64 at a time) + bytes written / 1.00 GB/s (writing into the page cache) + rankings bytes hashed for the manifest / 0.50 GB/s (sha256)",
+    );
     // whole processes: each run's wall, the median wall, CPU and helper-thread CPU ("–" where any run lacks it)
     expect(text).toMatch(/exp5\s+4\.00\s+5\.00\s+4\.50\s+6\.50\s+2\.00/);
     expect(text).toMatch(/exp6\s+1\.00\s+2\.00\s+1\.50\s+–\s+–/);

@@ -11,8 +11,8 @@ import {
   visualDescriptors,
   type Embedder,
 } from "@persode/core";
-import { perRunFile, writeResultFile } from "@persode/results";
-import { meta, scenarioProvenance, writeAtomic } from "../result-records.js";
+import { perRunFile } from "@persode/results";
+import { meta, scenarioProvenance, writeAtomic, writeResult } from "../result-records.js";
 import { loadScenario, scenarioStore, type Scenario } from "../scenario.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
@@ -101,7 +101,7 @@ export const exp4: ExperimentRunnerModule = {
     const { json, markdown } = await runExp4(loadScenario(), await ctx.embedder());
     const file = perRunFile("exp4", ctx.runKey);
     const mdFile = perRunFile("exp4", ctx.runKey, ".md");
-    await writeResultFile(join(ctx.out, file), "exp4", {
+    await writeResult(join(ctx.out, file), "exp4", {
       ...json,
       meta: meta(ctx.seed, [ctx.runKey], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }),
     });

@@ -7,7 +7,6 @@ import {
   formatResultJson,
   rankingsDir,
   rankingsStem,
-  writeResultFile,
   type AuditedFile,
   type ProtocolsFile,
   PUBLISHED_CLAIMS,
@@ -23,6 +22,8 @@ import {
   runsAfter,
   strategyRecordsOfRuns,
   writeAtomic,
+  writeAtomicAll,
+  writeResult,
 } from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
@@ -33,7 +34,6 @@ import { LadderScorer, auditColumnsFromLadder, combineHooks, questionKey } from 
 import { LADDER_MEASURES, LOCOMO_QUESTION_SETS } from "../protocols.js";
 import { prefetchResamples } from "../stats/bootstrap.js";
 import { RANKINGS_MANIFEST, rankingsManifest, type RankingsFileRecord } from "../rankings-manifest.js";
-import { inPhase } from "../phases.js";
 import { prepareRankWorker } from "../rank-worker.js";
 
 /** The protocol block of the ladder file (docs/spec.md §11). */
@@ -103,22 +103,25 @@ export const exp5: ExperimentRunnerModule = {
     const files = ctx.paperFormat ? [file, auditFile] : [auditFile];
     // Every strategy's rankings file, then the folder's manifest: depth, embedder, data, and each file's counts and sha256.
     const dir = rankingsDir("exp5");
+    const names = r.rankings.map(({ strategy }) => `${rankingsStem(ctx.runKey, strategy.slug)}.jsonl`);
     const records: RankingsFileRecord[] = [];
-    for (const { strategy, jsonl, lines, idsPerLine } of r.rankings) {
-      const name = `${rankingsStem(ctx.runKey, strategy.slug)}.jsonl`;
-      await writeAtomic(join(ctx.out, dir, name), jsonl);
-      files.push(join(dir, name));
-      const sha256 = inPhase("write", () => createHash("sha256").update(jsonl).digest("hex"));
-      records.push({
-        file: name,
-        strategy: strategy.key,
-        slug: strategy.slug,
-        lines,
-        turns_per_line: idsPerLine,
-        bytes: jsonl.length,
-        sha256,
-      });
-    }
+    // the files' sha256s are computed while their writes are under way
+    await writeAtomicAll(
+      r.rankings.map(({ jsonl }, i) => [join(ctx.out, dir, names[i]!), jsonl] as const),
+      () =>
+        r.rankings.forEach(({ strategy, jsonl, lines, idsPerLine }, i) =>
+          records.push({
+            file: names[i]!,
+            strategy: strategy.key,
+            slug: strategy.slug,
+            lines,
+            turns_per_line: idsPerLine,
+            bytes: jsonl.length,
+            sha256: createHash("sha256").update(jsonl).digest("hex"),
+          }),
+        ),
+    );
+    files.push(...names.map((name) => join(dir, name)));
     const turns = data.conversations.map((c) => c.sessions.reduce((a, s) => a + s.turns.length, 0));
     const manifestPath = join(ctx.out, dir, RANKINGS_MANIFEST);
     const manifest = rankingsManifest(
@@ -139,7 +142,7 @@ export const exp5: ExperimentRunnerModule = {
     files.push(join(dir, RANKINGS_MANIFEST));
     if (ctx.paperFormat) {
       const { runs, strategies: records } = await runsAfter(path, data.sha256, ctx, ctx.runKey, embedder, run);
-      await writeResultFile(path, "exp5", {
+      await writeResult(path, "exp5", {
         benchmark: {
           name: "LoCoMo (Maharana et al., ACL 2024)",
           url: "https://github.com/snap-research/locomo",
@@ -155,7 +158,7 @@ export const exp5: ExperimentRunnerModule = {
         }),
       });
     }
-    await writeResultFile(auditPath, "exp5-audit", {
+    await writeResult(auditPath, "exp5-audit", {
       benchmark: {
         name: "LoCoMo (Maharana et al., ACL 2024) with audited evidence",
         url: "https://github.com/snap-research/locomo",
@@ -189,7 +192,7 @@ export const exp5: ExperimentRunnerModule = {
       embedder: describeEmbedder(embedder),
       ...started.ladder(),
     }) as ProtocolsFile["runs"];
-    await writeResultFile(protocolsPath, "exp5-protocols", {
+    await writeResult(protocolsPath, "exp5-protocols", {
       benchmark: {
         name: "LoCoMo (Maharana et al., ACL 2024) under every protocol",
         url: "https://github.com/snap-research/locomo",

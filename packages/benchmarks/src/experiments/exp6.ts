@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { EPIREC, corpusCounts } from "@persode/datasets";
 import { EPISODIC_PROTOCOL, runEpisodic } from "../episodic.js";
 import { writeExtendedFile } from "../extended-results.js";
-import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem, writeResultFile } from "@persode/results";
-import { declaredProvenance, meta, runsAfter, writeAtomic } from "../result-records.js";
+import { EXTENDED_FILES, RESULT_FILES, rankingsDir, rankingsStem } from "@persode/results";
+import { declaredProvenance, meta, runsAfter, writeAtomicAll, writeResult } from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 
@@ -16,16 +16,17 @@ export const exp6: ExperimentRunnerModule = {
     const file = RESULT_FILES.exp6;
     const path = join(ctx.out, file);
     const files = ctx.paperFormat ? [file] : [];
+    const written: [string, string | Uint8Array][] = [];
     for (const o of r.outputs) {
       const base = join(rankingsDir("exp6"), rankingsStem(ctx.runKey, o.strategy.slug));
-      await writeAtomic(join(ctx.out, `${base}.jsonl`), o.jsonl);
-      await writeAtomic(join(ctx.out, `${base}.official.json`), o.official);
+      written.push([join(ctx.out, `${base}.jsonl`), o.jsonl], [join(ctx.out, `${base}.official.json`), o.official]);
       files.push(`${base}.jsonl`, `${base}.official.json`);
     }
+    await writeAtomicAll(written);
     const counts = corpusCounts(corpus);
     if (ctx.paperFormat) {
       const { runs, strategies: records } = await runsAfter(path, corpus.sha256, ctx, ctx.runKey, embedder, r.run);
-      await writeResultFile(path, "exp6", {
+      await writeResult(path, "exp6", {
         benchmark: {
           name: corpus.name,
           url: "https://github.com/sukoji/epirec",

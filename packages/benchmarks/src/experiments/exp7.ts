@@ -40,11 +40,9 @@ import {
   emobankModelFile,
   formatResultJson,
   reproducibilityOf,
-  writeResultFile,
-  writeResultText,
   type SignificanceRecord,
 } from "@persode/results";
-import { declaredProvenance, libraryGate, meta, runsAfter } from "../result-records.js";
+import { declaredProvenance, libraryGate, meta, runsAfter, writeResult, writeResultString } from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
 
@@ -399,7 +397,7 @@ export const exp7: ExperimentRunnerModule = {
       gate_fires: Object.fromEntries([...table.fires].map(([k, v]) => [k, Array.from(v)])),
       locomo_evidence_recall_at_5: Object.fromEntries([...locomoTable.recall5].map(([k, v]) => [k, Array.from(v)])),
     });
-    await writeResultText(
+    await writeResultString(
       join(ctx.out, modelFile),
       formatResultJson({
         ...m,
@@ -408,7 +406,7 @@ export const exp7: ExperimentRunnerModule = {
         reproducibility: reproducibilityOf(m),
       }),
     );
-    await writeResultFile(
+    await writeResult(
       perProbePath,
       "exp7-per-item",
       {
@@ -425,7 +423,7 @@ export const exp7: ExperimentRunnerModule = {
       },
       formatPerProbe,
     );
-    await writeResultFile(path, "exp7", {
+    await writeResult(path, "exp7", {
       benchmark,
       protocol,
       bootstrap,

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { LONGMEMEVAL_S, type LongMemEvalDataset, type LongMemEvalProvenance } from "@persode/datasets";
-import { RESULT_FILES, writeResultFile, type DocumentTypes, type StrategyRecord } from "@persode/results";
+import { RESULT_FILES, type DocumentTypes, type StrategyRecord } from "@persode/results";
 import {
   describeEmbedder,
   meta,
@@ -10,6 +10,7 @@ import {
   readPrevious,
   strategyRecordsOfRuns,
   writeAtomic,
+  writeResult,
 } from "../result-records.js";
 import type { ExperimentRunnerModule } from "./experiment.js";
 import { RUNNER_FACTS } from "./catalog.js";
@@ -83,7 +84,7 @@ export const exp8: ExperimentRunnerModule = {
       { seed: ctx.seed, samples: ctx.samples, target: ctx.target },
       strategyRecordsOfRuns(runs, previous),
     );
-    await writeResultFile(path, "exp8", doc);
+    await writeResult(path, "exp8", doc);
     const o = r.official.block["flat-bm25"] as {
       turn: { metrics: Record<string, Record<string, number>> };
       session: { metrics: Record<string, Record<string, number>> };

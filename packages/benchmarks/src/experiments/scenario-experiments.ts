@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { RESULT_FILES, perRunFile, writeResultFile } from "@persode/results";
-import { describeEmbedder, meta, scenarioProvenance, strategyRecordsFor } from "../result-records.js";
+import { RESULT_FILES, perRunFile } from "@persode/results";
+import { describeEmbedder, meta, scenarioProvenance, strategyRecordsFor, writeResult } from "../result-records.js";
 import { loadScenario } from "../scenario.js";
 import { runExp1 } from "./exp1-forgetting.js";
 import { runExp2 } from "./exp2-scoring.js";
@@ -13,7 +13,7 @@ export const exp1: ExperimentRunnerModule = {
   async run(ctx) {
     const r = runExp1(loadScenario());
     const file = RESULT_FILES.exp1;
-    await writeResultFile(join(ctx.out, file), "exp1", {
+    await writeResult(join(ctx.out, file), "exp1", {
       ...r,
       meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }),
     });
@@ -34,7 +34,7 @@ export const exp2: ExperimentRunnerModule = {
   async run(ctx) {
     const r = runExp2(loadScenario());
     const file = RESULT_FILES.exp2;
-    await writeResultFile(join(ctx.out, file), "exp2", {
+    await writeResult(join(ctx.out, file), "exp2", {
       ...r,
       meta: meta(ctx.seed, [], ctx.target, loadScenario().sha256, { datasets: scenarioProvenance(loadScenario().sha256) }),
     });
@@ -62,7 +62,7 @@ export const exp3: ExperimentRunnerModule = {
     // A model's run records which weights produced it; the hashing file keeps the reference's shape.
     const identity = embedder.model ? { embedder: describeEmbedder(embedder) } : {};
     const strategies = strategyRecordsFor(Object.keys(r.conditions.vague));
-    await writeResultFile(join(ctx.out, file), "exp3", {
+    await writeResult(join(ctx.out, file), "exp3", {
       ...r,
       ...identity,
       meta: meta(ctx.seed, [ctx.runKey], ctx.target, loadScenario().sha256, {
