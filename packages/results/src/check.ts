@@ -7,7 +7,7 @@
  * given as file lists with readers, so the CLI can read the committed side from git.
  */
 import { formatPath, parsePath, type PathSegment } from "./json-path.js";
-import { CONTRACT_DOC, isModelPath, toleranceFor, type ReproducibilityRecord } from "./reproducibility.js";
+import { CONTRACT_DOC, RENDER_GEOMETRY_PX, isModelPath, printedValueTolerance, toleranceFor, type ReproducibilityRecord } from "./reproducibility.js";
 
 /** A folder of files by relative path ("/"-separated). */
 export interface FileTree {
@@ -239,8 +239,33 @@ function printedUnit(token: string): number {
 }
 
 /**
+ * Where each character of a render's markup is geometry: inside a tag (`<…>`) but not in the value of an
+ * `aria-label`, `title` or `alt` attribute, which print values. Numbers there are pixel coordinates and sizes.
+ */
+function geometryMask(text: string): (at: number) => boolean {
+  const ranges: [number, number][] = [];
+  for (const tag of text.matchAll(/<[^<>]*>/g)) {
+    const from = tag.index;
+    let at = from;
+    for (const attr of tag[0].matchAll(/\b(?:aria-label|title|alt)\s*=\s*("[^"]*"|'[^']*')/g)) {
+      ranges.push([at, from + attr.index]);
+      at = from + attr.index + attr[0].length;
+    }
+    ranges.push([at, from + tag[0].length]);
+  }
+  let i = 0;
+  // queried in ascending order of `at`
+  return (at) => {
+    while (i < ranges.length && ranges[i]![1] <= at) i++;
+    return i < ranges.length && ranges[i]![0] <= at;
+  };
+}
+
+/**
  * A render that differs where a model-derived source moved: the text with its numbers taken out must be
- * identical, and each number within one unit of its printed precision of the committed one.
+ * identical; each printed value within the contract's tolerance of a metric plus one unit of its printed
+ * precision of the committed one, and each number of markup geometry (a mark's pixel position or size)
+ * within RENDER_GEOMETRY_PX plus one printed unit.
  */
 function checkText(a: Buffer, b: Buffer, diff: Diff): void {
   const ta = a.toString("utf8");
@@ -253,12 +278,20 @@ function checkText(a: Buffer, b: Buffer, diff: Diff): void {
     const line = sa.findIndex((l, i) => l !== sb[i]);
     return diff.problem(`the text changed, not only its numbers (first at line ${line + 1}: committed ${JSON.stringify((ta.split("\n")[line] ?? "").slice(0, 160))}, now ${JSON.stringify((tb.split("\n")[line] ?? "").slice(0, 160))})`);
   }
-  for (let i = 0; i < na.length; i++) {
-    if (na[i] === nb[i]) continue;
-    const x = Number(na[i]!.replace("\u2212", "-"));
-    const y = Number(nb[i]!.replace("\u2212", "-"));
-    const unit = Math.max(printedUnit(na[i]!), printedUnit(nb[i]!));
-    diff.deviation({ path: `number ${i + 1} (${na[i]} → ${nb[i]})`, committed: x, now: y, delta: Math.abs(x - y), tolerance: unit, kind: "printed number" });
+  const geometry = geometryMask(ta);
+  let i = 0;
+  for (const m of ta.matchAll(NUMBER)) {
+    const k = i++;
+    const isGeometry = geometry(m.index);
+    if (na[k] === nb[k]) continue;
+    const x = Number(na[k]!.replace("\u2212", "-"));
+    const y = Number(nb[k]!.replace("\u2212", "-"));
+    const unit = Math.max(printedUnit(na[k]!), printedUnit(nb[k]!));
+    diff.deviation(
+      isGeometry
+        ? { path: `number ${k + 1} (${na[k]} → ${nb[k]})`, committed: x, now: y, delta: Math.abs(x - y), tolerance: RENDER_GEOMETRY_PX + unit, kind: "render geometry (px)" }
+        : { path: `number ${k + 1} (${na[k]} → ${nb[k]})`, committed: x, now: y, delta: Math.abs(x - y), tolerance: printedValueTolerance(unit), kind: "printed number" },
+    );
   }
 }
 

@@ -114,6 +114,25 @@ export const TOLERANCE_RULES: readonly ToleranceRule[] = [
   },
 ];
 
+/** The metric rule's tolerance (TOLERANCE_RULES), the most a model-derived mean or CI may move. */
+const METRIC_TOLERANCE = TOLERANCE_RULES.find((r) => r.kind === "metric")!.abs;
+
+/**
+ * The most a value printed in a render (README.md, docs/results.md, report.html, an SVG's labels) may move once its
+ * model-derived source moved: the metric tolerance the source is held to, plus one unit of the printed precision
+ * (`unit`), where the source's change tips the rounding.
+ */
+export function printedValueTolerance(unit: number): number {
+  return METRIC_TOLERANCE + unit;
+}
+
+/**
+ * The most a number of a figure's geometry (an SVG mark's position or size, in px) may move once its
+ * model-derived source moved: a value within the metric tolerance (0.002) moves a mark by 0.002 × the axis's
+ * pixels per unit, under 1 px on axes up to 500 px per unit (exp7_quality_gain.svg draws ≈ 240: a 0.0003 move of ρ moved its marks 0.07 px).
+ */
+export const RENDER_GEOMETRY_PX = 1;
+
 /**
  * Decimals of the fitted parameters a model-derived run publishes (Exp. 7's EmoBank regressor): far above the CPU noise (≈ 1e-7), far below
  * their statistical uncertainty.
