@@ -270,7 +270,9 @@ function geometryMask(text: string): (at: number) => boolean {
 function checkText(a: Buffer, b: Buffer, diff: Diff): void {
   const ta = a.toString("utf8");
   const tb = b.toString("utf8");
-  const na = ta.match(NUMBER) ?? [];
+  // each number of the committed text with where it stands, so geometry and printed values are told apart
+  const ma = [...ta.matchAll(NUMBER)];
+  const na = ma.map((m) => m[0]);
   const nb = tb.match(NUMBER) ?? [];
   if (ta.replace(NUMBER, "#") !== tb.replace(NUMBER, "#") || na.length !== nb.length) {
     const sa = ta.replace(NUMBER, "#").split("\n");
@@ -279,20 +281,16 @@ function checkText(a: Buffer, b: Buffer, diff: Diff): void {
     return diff.problem(`the text changed, not only its numbers (first at line ${line + 1}: committed ${JSON.stringify((ta.split("\n")[line] ?? "").slice(0, 160))}, now ${JSON.stringify((tb.split("\n")[line] ?? "").slice(0, 160))})`);
   }
   const geometry = geometryMask(ta);
-  let i = 0;
-  for (const m of ta.matchAll(NUMBER)) {
-    const k = i++;
-    const isGeometry = geometry(m.index);
-    if (na[k] === nb[k]) continue;
+  ma.forEach((m, k) => {
+    const isGeometry = geometry(m.index); // queried for every number, in order, as the mask requires
+    if (na[k] === nb[k]) return;
     const x = Number(na[k]!.replace("\u2212", "-"));
     const y = Number(nb[k]!.replace("\u2212", "-"));
     const unit = Math.max(printedUnit(na[k]!), printedUnit(nb[k]!));
-    diff.deviation(
-      isGeometry
-        ? { path: `number ${k + 1} (${na[k]} → ${nb[k]})`, committed: x, now: y, delta: Math.abs(x - y), tolerance: RENDER_GEOMETRY_PX + unit, kind: "render geometry (px)" }
-        : { path: `number ${k + 1} (${na[k]} → ${nb[k]})`, committed: x, now: y, delta: Math.abs(x - y), tolerance: printedValueTolerance(unit), kind: "printed number" },
-    );
-  }
+    const tolerance = isGeometry ? RENDER_GEOMETRY_PX + unit : printedValueTolerance(unit);
+    const kind = isGeometry ? "render geometry (px)" : "printed number";
+    diff.deviation({ path: `number ${k + 1} (${na[k]} → ${nb[k]})`, committed: x, now: y, delta: Math.abs(x - y), tolerance, kind });
+  });
 }
 
 /** The manifest: entries pinning model-derived values tolerate the contract plus one unit of their printed precision. */
