@@ -151,18 +151,44 @@ export function parseManifest(text: string, where: string): Manifest {
   return m as Manifest;
 }
 
+/** Entries and texts by id (the first of each id, as a linear search would find), built once per manifest. */
+interface ManifestIndex {
+  entries: Map<string, ManifestEntry>;
+  texts: Map<string, ManifestText>;
+  /** The arrays and lengths it was built from: a replaced array or an added item rebuilds it. */
+  from: [readonly ManifestEntry[], number, readonly ManifestText[], number];
+}
+const indexes = new WeakMap<Manifest, ManifestIndex>();
+
+/** The id index of `m`, rebuilt when its entries or texts were replaced or added to since it was built. */
+function indexOf(m: Manifest): ManifestIndex {
+  const cached = indexes.get(m);
+  if (cached) {
+    const [entries, entryCount, texts, textCount] = cached.from;
+    if (entries === m.entries && entryCount === m.entries.length && texts === m.texts && textCount === m.texts.length) return cached;
+  }
+  const entries = new Map<string, ManifestEntry>();
+  for (const e of m.entries) if (!entries.has(e.id)) entries.set(e.id, e);
+  const texts = new Map<string, ManifestText>();
+  for (const t of m.texts) if (!texts.has(t.id)) texts.set(t.id, t);
+  const built: ManifestIndex = { entries, texts, from: [m.entries, m.entries.length, m.texts, m.texts.length] };
+  indexes.set(m, built);
+  return built;
+}
+
 /** How a stated value renders: numbers at their precision, booleans as yes/no, strings verbatim. */
 export function statedText(m: Manifest, id: string): string {
-  const e = m.entries.find((x) => x.id === id);
+  const index = indexOf(m);
+  const e = index.entries.get(id);
   if (e) return fixed(e.value, e.precision);
-  const t = m.texts.find((x) => x.id === id);
+  const t = index.texts.get(id);
   if (t) return typeof t.value === "boolean" ? (t.value ? "yes" : "no") : t.value;
   throw new Error(`results/manifest.json has no entry ${JSON.stringify(id)} — regenerate it with \`pnpm report\``);
 }
 
 /** The numeric value of entry `id`. */
 export function entryValue(m: Manifest, id: string): number {
-  const e = m.entries.find((x) => x.id === id);
+  const e = indexOf(m).entries.get(id);
   if (!e) throw new Error(`results/manifest.json has no numeric entry ${JSON.stringify(id)} — regenerate it with \`pnpm report\``);
   return e.value;
 }

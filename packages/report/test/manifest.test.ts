@@ -3,7 +3,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { pyRound } from "@persode/util";
 import { parsePath, resolvePath } from "@persode/results";
-import { compareManifests, parseManifest, reresolveEntries, serializeManifest } from "../src/manifest.js";
+import {
+  compareManifests,
+  entryValue,
+  parseManifest,
+  reresolveEntries,
+  serializeManifest,
+  statedText,
+  type Manifest,
+} from "../src/manifest.js";
 import { buildManifest } from "../src/model.js";
 import { readResults } from "@persode/results";
 import { editJson, FIXTURE_RESULTS, tempWorkspace } from "./helpers.js";
@@ -20,6 +28,20 @@ describe("regression manifest", () => {
       expect(e.value, e.id).toBe(pyRound(raw as number, e.precision));
     }
     expect(new Set(manifest.entries.map((e) => e.id)).size).toBe(manifest.entries.length);
+  });
+
+  it("looks stated values up by id as a linear search would, and sees entries added or arrays replaced afterwards", () => {
+    for (const e of manifest.entries.slice(0, 50)) expect(entryValue(manifest, e.id), e.id).toBe(e.value);
+    const m: Manifest = { format: "f", path_syntax: "p", sources: [], entries: [], texts: [] };
+    const entry = (id: string, value: number) => ({ id, file: "a.json", path: "x", value, precision: 2, tolerance: 0 });
+    expect(() => statedText(m, "a")).toThrow(/no entry "a"/);
+    m.entries.push(entry("a", 0.5), entry("a", 0.25)); // the first of a repeated id wins, as Array.find would
+    expect(statedText(m, "a")).toBe("0.50");
+    m.texts.push({ id: "t", file: "a.json", path: "y", value: true });
+    expect(statedText(m, "t")).toBe("yes");
+    m.entries = [entry("b", 0.125)];
+    expect(entryValue(m, "b")).toBe(0.125);
+    expect(() => entryValue(m, "a")).toThrow(/no numeric entry "a"/);
   });
 
   it("states the headline numbers of the paper's evaluation", () => {
