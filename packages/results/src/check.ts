@@ -7,7 +7,7 @@
  * given as file lists with readers, so the CLI can read the committed side from git.
  */
 import { formatPath, parsePath, type PathSegment } from "./json-path.js";
-import { CONTRACT_DOC, RENDER_GEOMETRY_PX, isModelPath, printedValueTolerance, toleranceFor, type ReproducibilityRecord } from "./reproducibility.js";
+import { CONTRACT_DOC, geometryTolerance, isModelPath, printedValueTolerance, toleranceFor, type ReproducibilityRecord } from "./reproducibility.js";
 
 /** A folder of files by relative path ("/"-separated). */
 export interface FileTree {
@@ -262,10 +262,53 @@ function geometryMask(text: string): (at: number) => boolean {
 }
 
 /**
+ * The largest scale (px per unit) of the value axes in `svg`, read from its axis labels (Vega's `role-axis-label`
+ * groups): consecutive numeric labels' positions along the axis over their values (a label "10%" is 0.1). 0 when no
+ * axis has two numeric labels (a figure without value axes).
+ * @internal exported for tests only: test/check.test.ts reads the committed figures' scales.
+ */
+export function axisScale(svg: string): number {
+  let scale = 0;
+  for (const group of svg.matchAll(/<g class="mark-text role-axis-label"[^>]*>([\s\S]*?)<\/g>/g)) {
+    const ticks: { value: number; x: number; y: number }[] = [];
+    for (const t of group[1]!.matchAll(/<text\b[^>]*\btransform="translate\(([-\d.e+]+),([-\d.e+]+)\)"[^>]*>([^<]*)<\/text>/g)) {
+      const label = /^\s*([-\u2212]?\d+(?:\.\d+)?)(%?)\s*$/.exec(t[3]!);
+      if (!label) continue;
+      const value = Number(label[1]!.replace("\u2212", "-")) / (label[2] ? 100 : 1);
+      ticks.push({ value, x: Number(t[1]), y: Number(t[2]) });
+    }
+    if (ticks.length < 2) continue;
+    const xs = ticks.map((t) => t.x);
+    const ys = ticks.map((t) => t.y);
+    const alongX = Math.max(...xs) - Math.min(...xs) >= Math.max(...ys) - Math.min(...ys);
+    for (let i = 1; i < ticks.length; i++) {
+      const dv = Math.abs(ticks[i]!.value - ticks[i - 1]!.value);
+      const dp = Math.abs(alongX ? ticks[i]!.x - ticks[i - 1]!.x : ticks[i]!.y - ticks[i - 1]!.y);
+      if (dv > 0 && Number.isFinite(dp / dv)) scale = Math.max(scale, dp / dv);
+    }
+  }
+  return scale;
+}
+
+/**
+ * Per character of a render, the geometry tolerance (px) of the SVG it stands in (geometryTolerance of that SVG's
+ * axisScale; report.html holds many SVGs, each with its own scale), RENDER_GEOMETRY_PX outside any SVG.
+ */
+function geometryToleranceAt(text: string): (at: number) => number {
+  const svgs = [...text.matchAll(/<svg\b[\s\S]*?<\/svg>/g)].map((m) => ({ from: m.index, to: m.index + m[0].length, px: geometryTolerance(axisScale(m[0])) }));
+  let i = 0;
+  // queried in ascending order of `at`
+  return (at) => {
+    while (i < svgs.length && svgs[i]!.to <= at) i++;
+    return i < svgs.length && svgs[i]!.from <= at ? svgs[i]!.px : geometryTolerance(0);
+  };
+}
+
+/**
  * A render that differs where a model-derived source moved: the text with its numbers taken out must be
  * identical; each printed value within the contract's tolerance of a metric plus one unit of its printed
  * precision of the committed one, and each number of markup geometry (a mark's pixel position or size)
- * within RENDER_GEOMETRY_PX plus one printed unit.
+ * within its SVG's geometry tolerance (the metric tolerance × the SVG's axis scale, at least 1 px) plus one printed unit.
  */
 function checkText(a: Buffer, b: Buffer, diff: Diff): void {
   const ta = a.toString("utf8");
@@ -281,13 +324,15 @@ function checkText(a: Buffer, b: Buffer, diff: Diff): void {
     return diff.problem(`the text changed, not only its numbers (first at line ${line + 1}: committed ${JSON.stringify((ta.split("\n")[line] ?? "").slice(0, 160))}, now ${JSON.stringify((tb.split("\n")[line] ?? "").slice(0, 160))})`);
   }
   const geometry = geometryMask(ta);
+  const pxTolerance = geometryToleranceAt(ta);
   ma.forEach((m, k) => {
     const isGeometry = geometry(m.index); // queried for every number, in order, as the mask requires
+    const px = pxTolerance(m.index); // likewise
     if (na[k] === nb[k]) return;
     const x = Number(na[k]!.replace("\u2212", "-"));
     const y = Number(nb[k]!.replace("\u2212", "-"));
     const unit = Math.max(printedUnit(na[k]!), printedUnit(nb[k]!));
-    const tolerance = isGeometry ? RENDER_GEOMETRY_PX + unit : printedValueTolerance(unit);
+    const tolerance = isGeometry ? px + unit : printedValueTolerance(unit);
     const kind = isGeometry ? "render geometry (px)" : "printed number";
     diff.deviation({ path: `number ${k + 1} (${na[k]} → ${nb[k]})`, committed: x, now: y, delta: Math.abs(x - y), tolerance, kind });
   });

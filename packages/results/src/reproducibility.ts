@@ -127,11 +127,20 @@ export function printedValueTolerance(unit: number): number {
 }
 
 /**
- * The most a number of a figure's geometry (an SVG mark's position or size, in px) may move once its
- * model-derived source moved: a value within the metric tolerance (0.002) moves a mark by 0.002 × the axis's
- * pixels per unit, under 1 px on axes up to 500 px per unit (exp7_quality_gain.svg draws ≈ 240: a 0.0003 move of ρ moved its marks 0.07 px).
+ * The least a number of a figure's geometry (an SVG mark's position or size, in px) may move once its model-derived
+ * source moved, whatever the figure's scale (geometryTolerance).
  */
-export const RENDER_GEOMETRY_PX = 1;
+const RENDER_GEOMETRY_PX = 1;
+
+/**
+ * The most a number of a figure's geometry may move once its model-derived source moved: a value within the metric
+ * tolerance (0.002) moves a mark by 0.002 × the axis's pixels per unit (`pxPerUnit`, the largest of the figure's
+ * value axes), and at least RENDER_GEOMETRY_PX. exp7_quality_gain.svg draws ≈ 430 px per unit (0.87 px);
+ * exp5_audited_paired.svg, whose axis spans paired differences of a few hundredths, ≈ 10 700 (21 px).
+ */
+export function geometryTolerance(pxPerUnit: number): number {
+  return Math.max(RENDER_GEOMETRY_PX, METRIC_TOLERANCE * pxPerUnit);
+}
 
 /**
  * Decimals of the fitted parameters a model-derived run publishes (Exp. 7's EmoBank regressor): far above the CPU noise (≈ 1e-7), far below

@@ -1,9 +1,11 @@
 // The results checker (docs/reproducibility.md) on small hand-made trees: exact files byte for byte,
 // model-derived values within tolerance, rankings equal except inside recorded near-ties, renders only
 // where a model-derived source moved; every refusal names the file, the path, both values and the rule.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkResults, type FileTree } from "../src/check.js";
-import { reproducibilityOf, toleranceFor } from "../src/reproducibility.js";
+import { axisScale, checkResults, type FileTree } from "../src/check.js";
+import { geometryTolerance, reproducibilityOf, toleranceFor } from "../src/reproducibility.js";
 
 function tree(files: Record<string, string>): FileTree {
   return { files: Object.keys(files), read: (f) => Buffer.from(files[f]!, "utf8") };
@@ -181,6 +183,46 @@ describe("results:check", () => {
     // the label inside the tag is a printed value, not geometry: 0.1872 → 0.1972 is refused though it is under 1
     const label = check(committed({ ...moved, "figures/exp6.svg": svg("174.135", "0.1972").replace("<text>0.1972", "<text>0.1872") }), base);
     expect(byFile(label, "figures/exp6.svg").problems.join("\n")).toContain("0.1872 → 0.1972");
+  });
+
+  it("lets a figure's geometry move as far as its axis scale carries the metric tolerance, at least 1 px", () => {
+    // a y axis of 0.01 per 107 px (10 700 px per unit, as exp5_audited_paired.svg): a 0.002 move is 21.4 px
+    const axis = (ticks: [number, string][]) =>
+      `<g class="mark-text role-axis-label" pointer-events="none">${ticks.map(([y, t]) => `<text transform="translate(-7,${y})">${t}</text>`).join("")}</g>`;
+    const steep = axis([
+      [214, "\u22120.01"],
+      [107, "0.00"],
+      [0, "0.01"],
+    ]);
+    expect(axisScale(steep)).toBeCloseTo(10_700, 6);
+    expect(axisScale(axis([[0, "0%"], [50, "10%"]]))).toBeCloseTo(500, 6); // a percent label is its fraction
+    expect(axisScale(axis([[0, "low"], [50, "high"]]))).toBe(0); // no numeric axis
+    expect(geometryTolerance(10_700)).toBeCloseTo(21.4, 9);
+    expect(geometryTolerance(100)).toBe(1);
+    const svg = (y: string) => `<svg>${steep}<rect y="${y}" height="3"/></svg>\n`;
+    const base = committed({ "exp6_epirec.json": json(exp6(0.84334)), "figures/exp6.svg": svg("100.5") });
+    const moved = { "exp6_epirec.json": json(exp6(0.84335)) };
+    expect(byFile(check(committed({ ...moved, "figures/exp6.svg": svg("112.5") }), base), "figures/exp6.svg").status).toBe("within");
+    const far = check(committed({ ...moved, "figures/exp6.svg": svg("125.5") }), base);
+    expect(byFile(far, "figures/exp6.svg").problems.join("\n")).toContain("100.5 → 125.5");
+    // the same 12 px move on a figure without a steep axis is refused (1 px)
+    const flat = (y: string) => `<svg><rect y="${y}" height="3"/></svg>\n`;
+    const flatBase = committed({ "exp6_epirec.json": json(exp6(0.84334)), "figures/exp6.svg": flat("100.5") });
+    expect(byFile(check(committed({ ...moved, "figures/exp6.svg": flat("112.5") }), flatBase), "figures/exp6.svg").status).toBe("failed");
+  });
+
+  it("reads an axis scale from every committed figure with value axes", () => {
+    const dir = join(import.meta.dirname, "..", "..", "..", "results", "figures");
+    const scales = Object.fromEntries(
+      readdirSync(dir)
+        .filter((f) => f.endsWith(".svg"))
+        .map((f) => [f, axisScale(readFileSync(join(dir, f), "utf8"))]),
+    );
+    // exp7_quality_gain's y axis: 0.1 per 43.3 px
+    expect(scales["exp7_quality_gain.svg"]).toBeCloseTo(433.3, 0);
+    // the paired differences' axis is the steepest: a 0.002 move is far beyond 1 px there
+    expect(geometryTolerance(scales["exp5_audited_paired.svg"]!)).toBeGreaterThan(5);
+    for (const [f, s] of Object.entries(scales)) if (f !== "exp4_personalization.svg") expect(s, f).toBeGreaterThan(0);
   });
 
   it("refuses a PNG that changed while its SVG did not", () => {
