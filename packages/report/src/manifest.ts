@@ -151,44 +151,32 @@ export function parseManifest(text: string, where: string): Manifest {
   return m as Manifest;
 }
 
-/** Entries and texts by id (the first of each id, as a linear search would find), built once per manifest. */
-interface ManifestIndex {
-  entries: Map<string, ManifestEntry>;
-  texts: Map<string, ManifestText>;
-  /** The arrays and lengths it was built from: a replaced array or an added item rebuilds it. */
-  from: [readonly ManifestEntry[], number, readonly ManifestText[], number];
-}
-const indexes = new WeakMap<Manifest, ManifestIndex>();
+/** Per entries or texts array: its items by id and how many items it held when they were indexed. */
+const idIndexes = new WeakMap<readonly { id: string }[], { size: number; byId: ReadonlyMap<string, { id: string }> }>();
 
-/** The id index of `m`, rebuilt when its entries or texts were replaced or added to since it was built. */
-function indexOf(m: Manifest): ManifestIndex {
-  const cached = indexes.get(m);
-  if (cached) {
-    const [entries, entryCount, texts, textCount] = cached.from;
-    if (entries === m.entries && entryCount === m.entries.length && texts === m.texts && textCount === m.texts.length) return cached;
+/** `items` by id (the first of a repeated id, as Array.find returns), built once per array and rebuilt when it grew. */
+function byId<T extends { id: string }>(items: readonly T[]): ReadonlyMap<string, T> {
+  let index = idIndexes.get(items);
+  if (!index || index.size !== items.length) {
+    const map = new Map<string, T>();
+    for (const item of items) if (!map.has(item.id)) map.set(item.id, item);
+    idIndexes.set(items, (index = { size: items.length, byId: map }));
   }
-  const entries = new Map<string, ManifestEntry>();
-  for (const e of m.entries) if (!entries.has(e.id)) entries.set(e.id, e);
-  const texts = new Map<string, ManifestText>();
-  for (const t of m.texts) if (!texts.has(t.id)) texts.set(t.id, t);
-  const built: ManifestIndex = { entries, texts, from: [m.entries, m.entries.length, m.texts, m.texts.length] };
-  indexes.set(m, built);
-  return built;
+  return index.byId as ReadonlyMap<string, T>;
 }
 
 /** How a stated value renders: numbers at their precision, booleans as yes/no, strings verbatim. */
 export function statedText(m: Manifest, id: string): string {
-  const index = indexOf(m);
-  const e = index.entries.get(id);
+  const e = byId(m.entries).get(id);
   if (e) return fixed(e.value, e.precision);
-  const t = index.texts.get(id);
+  const t = byId(m.texts).get(id);
   if (t) return typeof t.value === "boolean" ? (t.value ? "yes" : "no") : t.value;
   throw new Error(`results/manifest.json has no entry ${JSON.stringify(id)} — regenerate it with \`pnpm report\``);
 }
 
 /** The numeric value of entry `id`. */
 export function entryValue(m: Manifest, id: string): number {
-  const e = indexOf(m).entries.get(id);
+  const e = byId(m.entries).get(id);
   if (!e) throw new Error(`results/manifest.json has no numeric entry ${JSON.stringify(id)} — regenerate it with \`pnpm report\``);
   return e.value;
 }
