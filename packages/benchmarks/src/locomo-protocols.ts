@@ -108,11 +108,15 @@ function scorePreparedGold(
   out: Float64Array,
   at: number,
 ): void {
+  // ranks past the largest k are read only by MRR, which needs the first one alone: both scans stop at k once they
+  // have one (a session ranking with no gold session in its first k is scanned again to its first)
+  const k = largestK(measures);
+  let sessions = sessionRanks(order, conv.sessionOf, g.goldSessions, k);
+  if (sessions.length === 0) sessions = sessionRanks(order, conv.sessionOf, g.goldSessions);
   scoreQuestionInto(
     measures,
-    // ranks past the largest k are read only by MRR, which needs the first one alone (relevantRanks stops after it)
-    { ranks: relevantRanks(order, g.relevant, largestK(measures)), nGold: g.nGold },
-    { ranks: sessionRanks(order, conv.sessionOf, g.goldSessions), nGold: g.goldSessions.size },
+    { ranks: relevantRanks(order, g.relevant, k), nGold: g.nGold },
+    { ranks: sessions, nGold: g.goldSessions.size },
     out,
     at,
   );

@@ -56,12 +56,13 @@ export const LADDER_MEASURES: readonly Measure[] = (["turn", "session"] as const
 
 /**
  * 1-based ranks of the relevant items in a ranking, ascending: `order` holds item indices, `relevant` is 1 at
- * each gold item. Scanning stops after rank `stopAfter` (the largest k a caller needs) unless MRR wants more —
- * ranks past it are never read by a measure at k ≤ `stopAfter`.
+ * each gold item. With `stopAfter` (the largest k a caller needs), the ranks up to it, and the first rank past it only
+ * when none is within it (MRR's): a measure at k ≤ `stopAfter` reads nothing else, so the scan stops there.
  */
 export function relevantRanks(order: ArrayLike<number>, relevant: ArrayLike<number>, stopAfter = Infinity): number[] {
   const ranks: number[] = [];
   for (let r = 0; r < order.length; r++) {
+    if (r >= stopAfter && ranks.length > 0) break;
     if (relevant[order[r]!] !== 1) continue;
     ranks.push(r + 1);
     if (r + 1 >= stopAfter) break;

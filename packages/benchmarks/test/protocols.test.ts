@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadLocomo, loadLocomoAudit, parseLongMemEval, sha256Hex } from "@persode/datasets";
 import { describe, expect, it, vi } from "vitest";
-import { LADDER_MEASURES, measure, parseMeasure, relevantRanks, scoreRanks, sessionRanks } from "../src/protocols.js";
-import { locomoQuestionSets } from "../src/locomo-protocols.js";
+import { LADDER_MEASURES, measure, parseMeasure, relevantRanks, scoreQuestion, scoreRanks, sessionRanks } from "../src/protocols.js";
+import { conversationIndex, locomoQuestionSets, scoreLocomoQuestion } from "../src/locomo-protocols.js";
 import { RankingsInputError, evaluateLocomoRankings, latencySummary, parseLocomoRankings } from "../src/locomo-eval.js";
 import { evaluateLongMemEvalRankings, parseLongMemEvalRankings } from "../src/longmemeval/eval.js";
 import { builtinLadderColumns } from "../src/longmemeval/builtins.js";
@@ -51,6 +51,30 @@ describe("measures", () => {
     // nDCG@1 ideal over min(|gold|, 1) = 1 gold item
     expect(scoreRanks([1], 3, "ndcg", 1)).toBe(1);
     expect(scoreRanks([], 0, "recall", 5)).toBe(0);
+  });
+
+  it("stop the relevant-rank scan at stopAfter once a rank is found, scoring every measure at k <= stopAfter as the full scan does", () => {
+    // gold {1, 4, 5}; ranking 3, 1, 0, 4, 2, 5: ranks 2, 4, 6
+    expect(relevantRanks([3, 1, 0, 4, 2, 5], [0, 1, 0, 0, 1, 1], 3)).toEqual([2]);
+    expect(relevantRanks([3, 1, 0, 4, 2, 5], [0, 1, 0, 0, 1, 1], 4)).toEqual([2, 4]);
+    // none within the first 1: the first past it is kept for MRR
+    expect(relevantRanks([3, 1, 0, 4, 2, 5], [0, 1, 0, 0, 1, 1], 1)).toEqual([2]);
+    expect(relevantRanks([3, 0, 2], [0, 1, 0, 0, 1, 1], 1)).toEqual([]);
+    let x = 11;
+    const rand = (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+    for (let trial = 0; trial < 200; trial++) {
+      const items = 1 + rand(60);
+      const relevant = Array.from({ length: items }, () => +(rand(8) === 0));
+      const order = Array.from({ length: items }, (_, i) => i).sort(() => rand(3) - 1);
+      const stop = 1 + rand(12);
+      const nGold = relevant.reduce((a, b) => a + b, 0);
+      const full = relevantRanks(order, relevant);
+      const cut = relevantRanks(order, relevant, stop);
+      for (const kind of ["recall", "any", "all", "ndcg"] as const)
+        for (let k = 1; k <= stop; k++) expect(scoreRanks(cut, nGold, kind, k)).toBe(scoreRanks(full, nGold, kind, k));
+      expect(scoreRanks(cut, nGold, "mrr")).toBe(scoreRanks(full, nGold, "mrr"));
+      expect(cut.filter((r) => r > stop).length).toBe(cut.some((r) => r <= stop) ? 0 : Math.min(1, full.length));
+    }
   });
 
   it("rank sessions by their best-ranked turn", () => {
@@ -108,6 +132,42 @@ describe("locomo-eval", async () => {
       ["persode/audited", families.get("persode/audited")!.length],
       ["all/audited", families.get("all/audited")!.length],
     ]);
+  });
+
+  it("scores a question's ladder (scans stopped at the largest k) as the full scans of the definitions do", () => {
+    const conv = data.conversations[0]!;
+    const ci = conversationIndex(conv);
+    const n = ci.sessionOf.length;
+    const diaIds = conv.sessions.flatMap((s) => s.turns.map((t) => t.diaId));
+    let x = 5;
+    const rand = (m: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % m);
+    const qs = families.get("all/original")!.filter((q) => q.conversation === 0);
+    let sessionsPastTen = 0;
+    for (const q of qs) {
+      // a random order, and one with the gold turns last (no gold session among the first sessions)
+      const random = Int32Array.from({ length: n }, (_, i) => i).sort(() => rand(3) - 1);
+      const isGold = (i: number) => +q.gold.includes(diaIds[i]!);
+      const goldLast = Int32Array.from(random).sort((a, b) => isGold(a) - isGold(b));
+      for (const order of [random, goldLast, random.subarray(0, 40)]) {
+        const relevant = new Uint8Array(n);
+        const goldSessions = new Set<number>();
+        for (const g of q.gold) {
+          const i = ci.index.get(g)!;
+          relevant[i] = 1;
+          goldSessions.add(ci.sessionOf[i]!);
+        }
+        const session = sessionRanks(order, ci.sessionOf, goldSessions);
+        if (session.length > 0 && session[0]! > 10) sessionsPastTen++;
+        const expected = scoreQuestion(
+          LADDER_MEASURES,
+          { ranks: relevantRanks(order, relevant), nGold: q.gold.length },
+          { ranks: session, nGold: goldSessions.size },
+        );
+        expect(scoreLocomoQuestion(order, q.gold, ci), `${q.sampleId} ${q.qaIndex}`).toEqual(expected);
+      }
+    }
+    expect(qs.length).toBeGreaterThan(100);
+    expect(sessionsPastTen).toBeGreaterThan(0);
   });
 
   it("scores rankings it has never seen equal to an independent implementation of the definitions", () => {
