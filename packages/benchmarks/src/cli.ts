@@ -75,6 +75,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     }
     const { EXPERIMENTS, findExperiment } = await import("./experiments/index.js");
     const selected = target === "all" ? EXPERIMENTS.filter((e) => e.inAll !== false) : [findExperiment(target)!];
+    await startHelperThreads(selected, values);
     // `all` reproduces both halves of the paper (hashing, then the pinned MiniLM), then every declared model
     // `inBenchAll` puts in the extended, audited and Exp. 7 files (unless --embedder picks one).
     const names =
@@ -104,6 +105,31 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
     if (process.env.PERSODE_DEBUG) process.stderr.write(`${err.stack}\n`);
     return 1;
   }
+}
+
+/**
+ * The helper threads to start before the selected experiments' code loads: those they use (their `threads`), when every
+ * one of them will be computed — the result cache is off (`--no-cache` or PERSODE_RESULT_CACHE=0). With the cache on a
+ * run may be replayed, and an experiment that computes starts its threads itself when it runs.
+ * @internal exported for test/helper-threads.test.ts.
+ */
+export function helperThreads(
+  selected: readonly Pick<RunnableExperiment, "threads">[],
+  resultCache: boolean,
+): Set<"rank" | "statistics"> {
+  return new Set(resultCache ? [] : selected.flatMap((e) => e.threads ?? []));
+}
+
+/**
+ * Start helperThreads() now, so those threads load their code while this one loads the experiments' and the data:
+ * the ranking's second core and the statistics pool are ready when the first job comes.
+ */
+async function startHelperThreads(selected: readonly RunnableExperiment[], values: BenchValues): Promise<void> {
+  if (!selected.some((e) => e.threads)) return;
+  const { resultCacheEnabled } = await import("./result-cache.js");
+  const threads = helperThreads(selected, resultCacheEnabled(values["no-cache"] === true));
+  if (threads.has("rank")) (await import("./rank-worker-thread.js")).prepareRankWorker();
+  if (threads.has("statistics")) (await import("./stats/thread-pool.js")).preparePool();
 }
 
 /** Run the selected experiments into the staging folder, let the hook render, then publish. */

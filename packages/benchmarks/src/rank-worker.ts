@@ -11,13 +11,14 @@
  * day. A worker that fails (an error, its thread exiting, a stall) leaves its units to the calling thread, which
  * ranks them itself: the same results, or the same error.
  */
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { BUILTIN_STRATEGIES, EXTENDED_STRATEGIES, type Embedder, type RetrievalStrategy } from "@persode/core";
 import { checkInterrupt } from "./interrupt.js";
 import type { GroupQuery, RankingGroup, RankingUnit } from "./ranking-loop.js";
 import { poolThreads, STALL_MS } from "./stats/thread-pool.js";
+import { rankLoopUrl, spawnRankWorker, takePreparedRankWorker } from "./rank-worker-thread.js";
+
+export { prepareRankWorker } from "./rank-worker-thread.js";
 
 /** One unit as the worker ranked it: per query k of the unit and strategy si, the order at (k·strategies + si)·size. */
 export interface RankedGroup {
@@ -82,54 +83,6 @@ type RankMessage = ({ unit: number } & RankedGroup) | { error: string };
  */
 const WORKER_SHARE = 3 / 4;
 
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-// the modules load while the calling thread prepares the job
-const modules = Promise.all([import(workerData.loop), import(workerData.core)]);
-modules.catch(() => undefined);
-parentPort.once("message", async ({ groups: sent, packed, units, strategies, embedder: e, port, posted, range }) => {
-  // however the thread ends, the calling thread (blocked in Atomics.wait, deaf to events) learns it at once
-  process.on("exit", () => {
-    Atomics.store(posted, 1, 1);
-    Atomics.notify(posted, 0);
-  });
-  try {
-    const [{ rankedGroup }, c] = await modules;
-    // packed vectors become views of the shared buffer, once per group (a group's store is built once per memories array)
-    const view = (at) => packed.buffer.subarray(at, at + packed.dim);
-    const groups = packed
-      ? sent.map((g) => ({
-          ...g,
-          vectors: Array.from(g.memories, (_, i) => view(g.vectors + i * packed.dim)),
-          queries: g.queries.map((q) => ({ ...q, vector: view(q.vector) })),
-        }))
-      : sent;
-    const byKey = new Map([...c.BUILTIN_STRATEGIES, ...c.EXTENDED_STRATEGIES].map((s) => [s.key, s]));
-    const strats = strategies.map((k) => byKey.get(k));
-    const refuse = () => Promise.reject(new Error("the rank worker embeds nothing: vectors come with the groups"));
-    const embedder = { name: e.name, id: e.id, dim: e.dim, model: e.model, prefixes: e.prefixes, embed: refuse, embedBatch: refuse };
-    // claim units from the front of the range; the calling thread takes units back from its end
-    for (;;) {
-      const w = Atomics.load(range, 0);
-      const u = w & 0xffff;
-      if (u >= w >>> 16) break;
-      if (Atomics.compareExchange(range, 0, w, w + 1) !== w) continue;
-      const { group, from, to } = units[u];
-      const { orders, nearTies, fires } = rankedGroup(groups[group], embedder, strats, from, to);
-      // orders are in shared memory (rankedGroup), so posting them neither copies nor detaches: the first detached
-      // buffer of a thread invalidates V8's detaching protector there, and every optimized typed-array reader with it
-      port.postMessage({ unit: u, orders, nearTies, fires });
-      Atomics.add(posted, 0, 1);
-      Atomics.notify(posted, 0);
-    }
-  } catch (err) {
-    port.postMessage({ error: String((err && err.stack) || err) });
-    Atomics.add(posted, 0, 1);
-    Atomics.notify(posted, 0);
-  }
-});
-`;
-
 /**
  * The groups as the worker is sent them: their vectors (each group's memories', then its queries') copied into one
  * Float64Array over a SharedArrayBuffer, which posting shares without copying, and each group holding offsets into
@@ -165,37 +118,6 @@ function sentGroups(groups: readonly RankingGroup[]): { groups: SentGroup[]; pac
   return { groups: sent, packed: { buffer, dim } };
 }
 
-/** A rank worker started ahead of its job (prepareRankWorker), its modules loading. */
-let prepared: Worker | undefined;
-
-/** A new rank worker running `loop`, loading its modules; undefined if no worker thread can be started. */
-function spawn(loop: string): Worker | undefined {
-  try {
-    const core = pathToFileURL(createRequire(import.meta.url).resolve("@persode/core")).href;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { core, loop } });
-    worker.on("error", () => undefined);
-    // never keeps the process alive: a prepared worker may never be given a job
-    worker.unref();
-    return worker;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Start the rank worker now, so its modules load while the caller loads data and embeds (Exp. 5 calls this first);
- * the next startRankWorker hands it its job. Does nothing where startRankWorker would not use a worker (one thread).
- */
-export function prepareRankWorker(): void {
-  if (!prepared && poolThreads() >= 2) prepared = spawn(loopUrl());
-}
-
-/** This package's dist/ranking-loop.js (the worker runs the built code, also when the caller runs from src/ under vitest). */
-function loopUrl(): string {
-  const self = import.meta.url;
-  return self.endsWith(".js") ? new URL("./ranking-loop.js", self).href : new URL("../dist/ranking-loop.js", self).href;
-}
-
 /** The first unit to give the worker: the later units holding about WORKER_SHARE of queries × memories (at least one unit stays here). */
 function splitPoint(groups: readonly RankingGroup[], units: readonly RankingUnit[]): number {
   const work = units.map((u) => (u.to - u.from) * groups[u.group]!.memories.length);
@@ -221,7 +143,7 @@ export function startRankWorker(
   groups: readonly RankingGroup[],
   embedder: Embedder,
   strats: readonly RetrievalStrategy[],
-  loop: string = loopUrl(),
+  loop: string = rankLoopUrl(),
   units: readonly RankingUnit[] = groups.map((g, group) => ({ group, from: 0, to: g.queries.length })),
 ): RankWorker | undefined {
   if (poolThreads() < 2 || units.length < 2) return undefined;
@@ -250,8 +172,7 @@ export function startRankWorker(
     posted,
     range,
   };
-  const worker = loop === loopUrl() && prepared ? prepared : spawn(loop);
-  prepared = undefined;
+  const worker = (loop === rankLoopUrl() ? takePreparedRankWorker() : undefined) ?? spawnRankWorker(loop);
   if (!worker) return undefined;
   worker.postMessage(job, [port2]);
   let failed = false;

@@ -19,9 +19,13 @@ export const RUNNER_FACTS = {
   exp2: { paperOnly: true, aliases: ["scoring"], options: [] },
   exp3: { paperOnly: true, aliases: ["retrieval"], options: ["embedder", "model", "dtype"] },
   exp4: { paperOnly: true, aliases: ["journals", "templates"], options: ["embedder", "model", "dtype"] },
-  exp5: { aliases: ["locomo"], options: ["embedder", "model", "dtype", "seed", "samples", "rankings-depth"] },
-  exp6: { aliases: ["epirec"] },
-  exp7: { aliases: ["estimators"] },
+  exp5: {
+    aliases: ["locomo"],
+    options: ["embedder", "model", "dtype", "seed", "samples", "rankings-depth"],
+    threads: ["rank", "statistics"],
+  },
+  exp6: { aliases: ["epirec"], threads: ["statistics"] },
+  exp7: { aliases: ["estimators"], threads: ["statistics"] },
   exp8: { aliases: ["longmemeval"], options: ["embedder", "model", "dtype", "seed", "samples", "data"], inAll: false },
 } as const satisfies { readonly [R in ExperimentRunner]: RunnerFacts };
 

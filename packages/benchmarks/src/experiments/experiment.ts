@@ -62,5 +62,10 @@ export interface ExperimentRunnerModule {
   inAll?: boolean;
   /** Writes only paper-format files, so a run that does not enter them (`paperFormat` false) skips it. */
   paperOnly?: boolean;
+  /**
+   * The helper threads its run uses: the rank worker (./rank-worker.ts) and the statistics pool (./stats/thread-pool.ts).
+   * A run that will certainly compute (no result cache to replay from) starts them before loading the runner's code.
+   */
+  threads?: readonly ("rank" | "statistics")[];
   run(ctx: ExperimentContext): Promise<ExperimentReport>;
 }

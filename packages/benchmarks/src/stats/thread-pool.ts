@@ -67,6 +67,14 @@ export function poolThreads(): number {
   return Math.min(8, Math.max(1, availableParallelism()));
 }
 
+/**
+ * Start the pool's worker threads now (they would start with the first job), so they are up, their kernels compiled,
+ * before the first job is posted: the command line calls it when the run will certainly compute statistics.
+ */
+export function preparePool(): void {
+  if (!broken && poolThreads() >= 2) pool();
+}
+
 function pool(): Worker[] {
   if (workers) return workers;
   const ws: Worker[] = [];
