@@ -113,10 +113,7 @@ export async function main(argv: string[], hooks: RunHooks = {}): Promise<number
  * run may be replayed, and an experiment that computes starts its threads itself when it runs.
  * @internal exported for test/helper-threads.test.ts.
  */
-export function helperThreads(
-  selected: readonly Pick<RunnableExperiment, "threads">[],
-  resultCache: boolean,
-): Set<"rank" | "statistics"> {
+export function helperThreads(selected: readonly Pick<RunnableExperiment, "threads">[], resultCache: boolean): Set<"rank" | "statistics"> {
   return new Set(resultCache ? [] : selected.flatMap((e) => e.threads ?? []));
 }
 
