@@ -65,7 +65,6 @@ export function relevantRanks(order: ArrayLike<number>, relevant: ArrayLike<numb
     if (r >= stopAfter && ranks.length > 0) break;
     if (relevant[order[r]!] !== 1) continue;
     ranks.push(r + 1);
-    if (r + 1 >= stopAfter) break;
   }
   return ranks;
 }

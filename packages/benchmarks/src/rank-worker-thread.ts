@@ -1,8 +1,8 @@
 /**
  * The rank worker's thread itself (./rank-worker.ts hands it its job): the source it runs, and starting it — ahead
  * of its job where a run will certainly rank (prepareRankWorker), so its modules load while the calling thread loads
- * its own and the data. Only Node's built-ins are imported here, so the command line can start the thread before
- * it loads any experiment's code.
+ * its own and the data. Only Node's built-ins and the pool's thread count are imported here, so the command line can
+ * start the thread before it loads @persode/core or any experiment's code.
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
