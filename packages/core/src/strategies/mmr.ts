@@ -98,6 +98,7 @@ export function mmrOrder(ctx: RankingContext, opts: MmrOptions = {}): Int32Array
     taken[best] = 1;
     const picked = cand[best]!;
     out[r] = picked;
+    if (r + 1 === depth) break; // no later pick reads maxSim
     for (let c = 0; c < poolSize; c++) {
       if (taken[c]) continue;
       const x = cosineBetween(vectors, norms, dim, rows, cand[c]!, picked);
