@@ -89,6 +89,35 @@ describe("hashing embedder (docs/spec.md §4)", () => {
     expect(Array.from(e.embedSync("hello!!!"))).toEqual(Array.from(e.embedSync("hello")));
   });
 
+  it("the one-pass scan finds exactly the regular expression's tokens, in batches and alone", async () => {
+    // code units the lowercasing turns into [a-z0-9'] (İ → i + U+0307, the Kelvin sign → k), ones it does not (ß, ’),
+    // surrogate pairs, digits and apostrophes at the edges of a text
+    const texts = [
+      "İstanbul KELVIN \u212a ßtraße don’t 'quoted' ''",
+      "'start and end'",
+      "9am—10pm; x2 (ÀÉÎ) 😀emoji😀 tab\tnew\nline",
+      "a",
+      "",
+      "ÜBER über Σίσυφος ΣΊΣΥΦΟΣ",
+    ];
+    const rand = prng(11);
+    const alphabet = "aZ0'’ -İKßé😀\u212a.";
+    for (let i = 0; i < 200; i++) texts.push(Array.from({ length: randInt(rand, 0, 30) }, () => alphabet[randInt(rand, 0, alphabet.length - 1)]).join(""));
+    for (const dim of [7, 256]) {
+      const e = new HashingEmbedder(dim);
+      const batch = await e.embedBatch(texts);
+      texts.forEach((t, k) => {
+        const want = Array.from(specEmbedding(t, dim));
+        expect(Array.from(e.embedSync(t)), t).toEqual(want);
+        expect(Array.from(batch[k]!), t).toEqual(want);
+        expect(batch[k]).toHaveLength(dim);
+      });
+      // each text's vector is its own: writing into one leaves the others as they were
+      batch[0]!.fill(9);
+      expect(Array.from(batch[1]!)).toEqual(Array.from(specEmbedding(texts[1]!, dim)));
+    }
+  });
+
   it("embed and embedBatch agree with embedSync; bad input is rejected", async () => {
     const e = new HashingEmbedder(64);
     expect(Array.from(await e.embed("a b c"))).toEqual(Array.from(e.embedSync("a b c")));

@@ -11,6 +11,11 @@ export function hashingTokens(text: string): string[] {
   return text.toLowerCase().match(TOKEN_RE) ?? [];
 }
 
+/** Whether a UTF-16 code unit is one TOKEN_RE's class [a-z0-9'] matches. */
+function isTokenUnit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39;
+}
+
 /**
  * Bucket and sign of one token: h = MD5(token) as an unsigned 128-bit big-endian integer,
  * index = h mod dim, sign = +1 iff ⌊h / 256⌋ is even (docs/spec.md §4).
@@ -44,9 +49,26 @@ export class HashingEmbedder implements Embedder {
 
   /** Synchronous embedding; the hashing embedder needs no I/O. */
   embedSync(text: string): Float64Array {
+    return this.embedInto(text, new Float64Array(this.dim));
+  }
+
+  /**
+   * The embedding of `text` written into `v` (zeros, length dim). The tokens are hashingTokens(text), found by one
+   * scan of the lowercased text's UTF-16 code units for runs of [a-z0-9'] (what the regular expression matches,
+   * without its array of matches); the bucket sums and the norm are the same additions in the same order.
+   */
+  private embedInto(text: string, v: Float64Array): Float64Array {
     if (typeof text !== "string") throw new TypeError(`HashingEmbedder: text must be a string, got ${typeof text}`);
-    const v = new Float64Array(this.dim);
-    for (const tok of hashingTokens(text)) {
+    const s = text.toLowerCase();
+    const n = s.length;
+    for (let i = 0; i < n; ) {
+      if (!isTokenUnit(s.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      const start = i++;
+      while (i < n && isTokenUnit(s.charCodeAt(i))) i++;
+      const tok = s.slice(start, i);
       let b = this.buckets.get(tok);
       if (b === undefined) {
         const { index, sign } = hashToken(tok, this.dim);
@@ -69,7 +91,9 @@ export class HashingEmbedder implements Embedder {
     return this.embedSync(text);
   }
 
+  /** Every text's embedding, each a view of its own dim-long part of one buffer for the batch (one allocation, not one per text). */
   async embedBatch(texts: readonly string[]): Promise<Float64Array[]> {
-    return texts.map((t) => this.embedSync(t));
+    const all = new Float64Array(texts.length * this.dim);
+    return texts.map((t, k) => this.embedInto(t, all.subarray(k * this.dim, (k + 1) * this.dim)));
   }
 }
