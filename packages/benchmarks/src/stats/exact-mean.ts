@@ -167,10 +167,16 @@ export function splitFixedPoint(values: ArrayLike<number>, maxTerms: number): Fi
   return { exp: minExp, hi, lo };
 }
 
-/** Bring an exact split sum (H · 2^26 + L) to the canonical form with 0 ≤ L < 2^26; returns [H', L']. */
-export function canonicalSplitSum(h: number, l: number): [number, number] {
-  const carry = Math.floor(l / TWO_POW_26);
-  return [h + carry, l - carry * TWO_POW_26];
+/**
+ * Bring every exact split sum (H[b] · 2^26 + L[b]) to the canonical form with 0 ≤ L[b] < 2^26, in place (one pass over
+ * typed arrays, no pair allocated per sum).
+ */
+export function canonicalizeSplitSums(h: Float64Array, l: Float64Array): void {
+  for (let b = 0; b < h.length; b++) {
+    const carry = Math.floor(l[b]! / TWO_POW_26);
+    h[b] = h[b]! + carry;
+    l[b] = l[b]! - carry * TWO_POW_26;
+  }
 }
 
 /** The correctly rounded mean of n values whose exact split sum is H · 2^26 + L on `split`'s grid. */

@@ -12,7 +12,7 @@
  */
 import { pyRound } from "@persode/util";
 import { checkInterrupt } from "../interrupt.js";
-import { canonicalSplitSum, exactMean, splitFixedPoint, splitSumMean } from "./exact-mean.js";
+import { canonicalizeSplitSums, exactMean, splitFixedPoint, splitSumMean } from "./exact-mean.js";
 import type { PyRandom } from "./mt19937.js";
 import { selectRank } from "./select.js";
 
@@ -139,7 +139,7 @@ export function percentileCIOfCounts(counts: DrawCounts, values: ArrayLike<numbe
       sumLo[b] = sumLo[b]! + total[b]! * dl;
     }
   }
-  for (let b = 0; b < samples; b++) [sumHi[b], sumLo[b]] = canonicalSplitSum(sumHi[b]!, sumLo[b]!);
+  canonicalizeSplitSums(sumHi, sumLo);
   const mean = (h: number, l: number): number => splitSumMean(h, l, split, n);
   const ranked = byHistogram(sumHi, sumLo, loRank, hiRank);
   if (ranked !== undefined) return [mean(...ranked[0]), mean(...ranked[1])];
