@@ -15,7 +15,7 @@ import { mean } from "./metrics.js";
 import type { BootstrapSpec } from "./stats/bootstrap.js";
 import {
   RankResampler,
-  agreement,
+  agreementResampler,
   bootstrapStatistics,
   pearsonPicked,
   pick,
@@ -100,7 +100,7 @@ export async function estimatorQuality(
     const epP = Float64Array.from(ep, (x) => x.polarity ?? 0);
     const bandRanks = new RankResampler(epE, band);
     epirecStats[key(est, "spearman_band")] = (_, c) => bandRanks.spearman(c);
-    if (hasPolarity) epirecStats[key(est, "valence_agreement")] = (i) => agreement(pick(epP, i), pick(authored, i));
+    if (hasPolarity) epirecStats[key(est, "valence_agreement")] = agreementResampler(epP, authored);
     const pr = await est.estimate(probes.map((q) => q.query));
     const prE = Float64Array.from(pr, (x) => x.intensity);
     probeE.set(est.name, prE);

@@ -10,6 +10,7 @@ import { percentileInterval, prefetchResamples, resampleTable } from "../src/sta
 import {
   RankResampler,
   agreement,
+  agreementResampler,
   auc,
   averageRanks,
   bootstrapStatistics,
@@ -36,6 +37,19 @@ describe("association statistics", () => {
   });
   it("agreement counts equal classes", () => {
     expect(agreement([1, 0, -1, 1], [1, 0, 1, -1])).toBe(0.5);
+  });
+  it("agreementResampler gives agreement of the picked resample, for every resample", () => {
+    const rng = seedrandom("agreement");
+    const a = Float64Array.from({ length: 37 }, () => Math.floor(rng() * 3) - 1);
+    const b = Float64Array.from({ length: 37 }, () => Math.floor(rng() * 3) - 1);
+    const agree = agreementResampler(a, b);
+    for (let t = 0; t < 50; t++) {
+      const idx = Int32Array.from({ length: 37 }, () => Math.floor(rng() * 37));
+      expect(agree(idx)).toBe(agreement(pick(a, idx), pick(b, idx)));
+    }
+    expect(agree(Int32Array.from({ length: 37 }, (_, i) => i))).toBe(agreement(a, b));
+    expect(agree(new Int32Array(0))).toBeNaN();
+    expect(() => agreementResampler([1, 2], [1])).toThrow(/agreement: 2 vs 1 values/);
   });
   it("resampled ranks from multiplicities equal ranks of the expanded resample (Spearman, AUC)", () => {
     const x = Array.from({ length: 40 }, (_, i) => ((i * 7) % 9) / 8);

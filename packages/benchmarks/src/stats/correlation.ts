@@ -66,6 +66,20 @@ export function agreement(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return a.length === 0 ? Number.NaN : k / a.length;
 }
 
+/**
+ * `agreement(pick(a, idx), pick(b, idx))` for any resample `idx`, without the two picked copies: which items agree is
+ * found once, and a resample counts its picks of those (the same count over the same items, so the same value).
+ */
+export function agreementResampler(a: ArrayLike<number>, b: ArrayLike<number>): (idx: Int32Array) => number {
+  if (a.length !== b.length) throw new RangeError(`agreement: ${a.length} vs ${b.length} values`);
+  const same = Uint8Array.from({ length: a.length }, (_, j) => (a[j] === b[j] ? 1 : 0));
+  return (idx) => {
+    let k = 0;
+    for (let i = 0; i < idx.length; i++) k += same[idx[i]!]!;
+    return idx.length === 0 ? Number.NaN : k / idx.length;
+  };
+}
+
 /** Item indices in ascending order of `xs` (ties by index): computed once, reused by every resample. */
 function ascendingOrder(xs: ArrayLike<number>): Int32Array {
   return Int32Array.from({ length: xs.length }, (_, i) => i).sort((a, b) => xs[a]! - xs[b]! || a - b);
