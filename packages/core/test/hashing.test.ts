@@ -102,7 +102,8 @@ describe("hashing embedder (docs/spec.md §4)", () => {
     ];
     const rand = prng(11);
     const alphabet = "aZ0'’ -İKßé😀\u212a.";
-    for (let i = 0; i < 200; i++) texts.push(Array.from({ length: randInt(rand, 0, 30) }, () => alphabet[randInt(rand, 0, alphabet.length - 1)]).join(""));
+    for (let i = 0; i < 200; i++)
+      texts.push(Array.from({ length: randInt(rand, 0, 30) }, () => alphabet[randInt(rand, 0, alphabet.length - 1)]).join(""));
     for (const dim of [7, 256]) {
       const e = new HashingEmbedder(dim);
       const batch = await e.embedBatch(texts);

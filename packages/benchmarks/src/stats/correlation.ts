@@ -58,7 +58,10 @@ export function auc(score: ArrayLike<number>, label: ArrayLike<number>): number 
   return (rankSum - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
 }
 
-/** Fraction of items where a equals b. */
+/**
+ * Fraction of items where a equals b.
+ * @internal exported for tests only: test/exp7.test.ts checks it by hand and agreementResampler against it.
+ */
 export function agreement(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new RangeError(`agreement: ${a.length} vs ${b.length} values`);
   let k = 0;

@@ -61,7 +61,7 @@ export class HashingEmbedder implements Embedder {
     if (typeof text !== "string") throw new TypeError(`HashingEmbedder: text must be a string, got ${typeof text}`);
     const s = text.toLowerCase();
     const n = s.length;
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       if (!isTokenUnit(s.charCodeAt(i))) {
         i++;
         continue;
